@@ -1,0 +1,226 @@
+//! The crate's single error type.
+//!
+//! [`Error`] wraps an [`ErrorKind`]; the kind is `#[non_exhaustive]`, so new failure cases can be
+//! added without breaking callers. Every message names the offending value and what was expected.
+
+use core::fmt;
+
+/// Why a UUID operation failed. Inspect it with [`Error::kind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error(ErrorKind);
+
+/// The failure cases of this crate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Text that is not one of the accepted UUID forms (RFC 9562 §4).
+    Parse {
+        /// The rejected input, possibly shortened for display.
+        input: String,
+        /// What was wrong.
+        reason: ParseReason,
+    },
+    /// A layout field does not fit its bit width.
+    FieldOutOfRange {
+        /// RFC 9562 name of the field, e.g. `node` or `unix_ts_ms`.
+        field: &'static str,
+        /// The rejected value, as text (it may be larger than any Rust integer).
+        value: String,
+        /// Width of the field in bits.
+        bits: u32,
+    },
+    /// A byte string of the wrong length.
+    InvalidLength {
+        /// What the bytes were for.
+        what: &'static str,
+        /// Expected number of bytes.
+        expected: usize,
+        /// Number of bytes received.
+        found: usize,
+    },
+    /// A hash algorithm name that this crate does not offer for name-based UUIDs.
+    UnknownAlgorithm(String),
+    /// The UUID's layout carries no timestamp (only versions 1, 6 and 7 do).
+    NoTimestamp {
+        /// The UUID, hyphenated.
+        uuid: String,
+    },
+    /// The UUID has no RFC 9562 field layout (not the RFC variant, or an unassigned version).
+    NoLayout {
+        /// The UUID, hyphenated.
+        uuid: String,
+    },
+    /// The clock is behind the last timestamp a generator used by more than its allowance,
+    /// and the generator's policy is to report it (RFC 9562 §6.2, "Monotonic Error Checking").
+    ClockRollback {
+        /// How far behind, in nanoseconds.
+        behind_ns: u64,
+        /// The configured allowance, in nanoseconds.
+        allowance_ns: u64,
+    },
+    /// A generator option outside its valid range.
+    InvalidOption {
+        /// The option's name.
+        option: &'static str,
+        /// The rejected value.
+        value: String,
+        /// What is accepted.
+        expected: &'static str,
+    },
+    /// A timestamp outside what the layout can hold (for example before the Unix epoch for v7).
+    TimestampOutOfRange {
+        /// The layout.
+        layout: &'static str,
+        /// The rejected timestamp, as text.
+        value: String,
+    },
+}
+
+/// What exactly was wrong with a UUID string (see [`ErrorKind::Parse`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseReason {
+    /// The length matches none of the accepted forms (36, 32, 38 or 45 characters).
+    Length(usize),
+    /// A character that is not a hexadecimal digit where one was expected.
+    Char {
+        /// The character found.
+        found: char,
+        /// Its zero-based character position in the input.
+        position: usize,
+    },
+    /// A hyphen missing at one of the group boundaries (positions 8, 13, 18, 23 of the
+    /// hyphenated form).
+    Hyphen {
+        /// What was found instead.
+        found: char,
+        /// Its zero-based character position in the input.
+        position: usize,
+    },
+    /// A `{` without the closing `}` or the reverse.
+    Braces,
+    /// A 45-character string that does not start with `urn:uuid:`.
+    UrnPrefix,
+}
+
+impl Error {
+    /// Wraps a kind.
+    pub(crate) fn new(kind: ErrorKind) -> Self {
+        Self(kind)
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0
+    }
+
+    /// A field that does not fit in `bits` bits. Public so that bindings that receive values
+    /// wider than any Rust integer report them in the same words.
+    pub fn field_out_of_range(field: &'static str, value: impl fmt::Display, bits: u32) -> Self {
+        Self(ErrorKind::FieldOutOfRange {
+            field,
+            value: value.to_string(),
+            bits,
+        })
+    }
+
+    /// A byte string of the wrong length.
+    pub fn invalid_length(what: &'static str, expected: usize, found: usize) -> Self {
+        Self(ErrorKind::InvalidLength {
+            what,
+            expected,
+            found,
+        })
+    }
+
+    /// `true` for [`ErrorKind::ClockRollback`], which bindings may map to a distinct exception.
+    pub fn is_clock_rollback(&self) -> bool {
+        matches!(self.0, ErrorKind::ClockRollback { .. })
+    }
+}
+
+/// Shortens long inputs so that error messages stay readable.
+pub(crate) fn shorten(input: &str) -> String {
+    const MAX: usize = 64;
+    if input.chars().count() <= MAX {
+        input.to_owned()
+    } else {
+        let head: String = input.chars().take(MAX).collect();
+        format!("{head}...")
+    }
+}
+
+impl fmt::Display for ParseReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Length(n) => write!(
+                f,
+                "expected 36 characters (hyphenated), 32 (hex digits only), 38 ({{braced}}) \
+                 or 45 (urn:uuid:), found {n}"
+            ),
+            Self::Char { found, position } => write!(
+                f,
+                "invalid character {found:?} at position {position}: expected a hex digit"
+            ),
+            Self::Hyphen { found, position } => {
+                write!(f, "expected '-' at position {position}, found {found:?}")
+            }
+            Self::Braces => f.write_str("expected a '{' at the start and a '}' at the end"),
+            Self::UrnPrefix => f.write_str("a 45-character UUID must start with 'urn:uuid:'"),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            ErrorKind::Parse { input, reason } => {
+                write!(f, "invalid UUID string {input:?}: {reason}")
+            }
+            ErrorKind::FieldOutOfRange { field, value, bits } => write!(
+                f,
+                "{field} out of range: {value} does not fit in {bits} bits \
+                 (expected 0 <= {field} < 2**{bits})"
+            ),
+            ErrorKind::InvalidLength {
+                what,
+                expected,
+                found,
+            } => write!(f, "{what} must be {expected} bytes long, got {found}"),
+            ErrorKind::UnknownAlgorithm(name) => write!(
+                f,
+                "unknown algorithm {name:?}: expected one of {}",
+                crate::name::Algorithm::NAMES.join(", ")
+            ),
+            ErrorKind::NoTimestamp { uuid } => write!(
+                f,
+                "UUID {uuid} has no timestamp: only versions 1, 6 and 7 carry one"
+            ),
+            ErrorKind::NoLayout { uuid } => write!(
+                f,
+                "UUID {uuid} has no RFC 9562 field layout \
+                 (expected the RFC variant with a version from 1 to 8, or Nil or Max)"
+            ),
+            ErrorKind::ClockRollback {
+                behind_ns,
+                allowance_ns,
+            } => write!(
+                f,
+                "the clock went back {behind_ns} ns, more than the allowance of {allowance_ns} ns"
+            ),
+            ErrorKind::InvalidOption {
+                option,
+                value,
+                expected,
+            } => write!(f, "invalid {option} {value}: expected {expected}"),
+            ErrorKind::TimestampOutOfRange { layout, value } => {
+                write!(f, "timestamp {value} is out of range for {layout}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = core::result::Result<T, E>;

@@ -1,0 +1,342 @@
+//! The lock-free monotonic generator for versions 1 and 6 (RFC 9562 §5.1, §5.6, §6.1, §6.3).
+//!
+//! The state is one `AtomicU128` holding the last 60-bit Gregorian timestamp (100-ns ticks
+//! since 1582-10-15) and the 14-bit clock sequence. Timestamps are kept strictly increasing: a
+//! clock that has not moved on (a coarse clock, or a burst within one 100-ns tick) yields the
+//! last timestamp plus one tick. The clock sequence is random at start (§6.3, "instead of
+//! stable storage") and is drawn again, different from the last one, when the clock goes back
+//! beyond the allowance under [`RollbackPolicy::Reset`] and in a forked child.
+
+use super::{out_of_range, rollback_error, ForkWatch, RollbackPolicy};
+use crate::clock::{Clock, SystemClock};
+use crate::random::{process_node, RandomSource, ThreadRandom};
+use crate::time::{GREGORIAN_UNIX_OFFSET_100NS, MAX_GREGORIAN_100NS};
+use crate::{layout, Error, ErrorKind, Result, Uuid};
+use portable_atomic::{AtomicU128, Ordering};
+
+/// A monotonic generator of version 1 or version 6 UUIDs.
+///
+/// # Examples
+/// ```
+/// use uuidx_core::generator::{GregorianGenerator, RollbackPolicy};
+/// let g = GregorianGenerator::new(6, None, 10_000_000_000, RollbackPolicy::Reset).unwrap();
+/// let (a, b) = (g.generate().unwrap(), g.generate().unwrap());
+/// assert!(a < b);
+/// assert_eq!(a.version_number(), Some(6));
+/// ```
+#[derive(Debug)]
+pub struct GregorianGenerator<C = SystemClock, R = ThreadRandom> {
+    /// `timestamp << 14 | clock_seq` of the last UUID; 0 before the first.
+    state: AtomicU128,
+    fork: ForkWatch,
+    version: u8,
+    node: Option<u64>,
+    allowance_ns: u64,
+    policy: RollbackPolicy,
+    clock: C,
+    random: R,
+}
+
+impl GregorianGenerator<SystemClock, ThreadRandom> {
+    /// The process-wide default for `version` (1 or 6), usable in a `static`.
+    pub(crate) const fn const_default(version: u8) -> Self {
+        Self::build(
+            version,
+            None,
+            super::DEFAULT_ROLLBACK_ALLOWANCE_NS,
+            RollbackPolicy::Reset,
+            SystemClock,
+            ThreadRandom,
+        )
+    }
+
+    /// A generator of `version` (1 or 6) UUIDs on the system clock and the thread CSPRNG.
+    /// `node` defaults to the process's random multicast node.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidOption`] for another version, [`ErrorKind::FieldOutOfRange`] for a
+    /// node of 48 bits or more.
+    pub fn new(
+        version: u8,
+        node: Option<u64>,
+        allowance_ns: u64,
+        policy: RollbackPolicy,
+    ) -> Result<Self> {
+        Self::with_sources(
+            version,
+            node,
+            allowance_ns,
+            policy,
+            SystemClock,
+            ThreadRandom,
+        )
+    }
+}
+
+impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
+    /// A generator on the given clock and random source.
+    ///
+    /// # Errors
+    /// As [`GregorianGenerator::new`].
+    pub fn with_sources(
+        version: u8,
+        node: Option<u64>,
+        allowance_ns: u64,
+        policy: RollbackPolicy,
+        clock: C,
+        random: R,
+    ) -> Result<Self> {
+        if version != 1 && version != 6 {
+            return Err(Error::new(ErrorKind::InvalidOption {
+                option: "version",
+                value: version.to_string(),
+                expected: "1 or 6",
+            }));
+        }
+        if let Some(node) = node {
+            layout::check_field("node", node, 48)?;
+        }
+        Ok(Self::build(
+            version,
+            node,
+            allowance_ns,
+            policy,
+            clock,
+            random,
+        ))
+    }
+
+    const fn build(
+        version: u8,
+        node: Option<u64>,
+        allowance_ns: u64,
+        policy: RollbackPolicy,
+        clock: C,
+        random: R,
+    ) -> Self {
+        Self {
+            state: AtomicU128::new(0),
+            fork: ForkWatch::new(),
+            version,
+            node,
+            allowance_ns,
+            policy,
+            clock,
+            random,
+        }
+    }
+
+    /// The version this generator makes, 1 or 6.
+    pub fn version(&self) -> u8 {
+        self.version
+    }
+
+    /// The node it uses: the one given, or the process node.
+    pub fn node(&self) -> u64 {
+        self.node.unwrap_or_else(process_node)
+    }
+
+    /// The rollback allowance in nanoseconds.
+    pub fn rollback_allowance_ns(&self) -> u64 {
+        self.allowance_ns
+    }
+
+    /// The rollback policy.
+    pub fn policy(&self) -> RollbackPolicy {
+        self.policy
+    }
+
+    /// The next UUID with this generator's node and clock sequence.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`]; a timestamp error after
+    /// the year 5236.
+    #[inline]
+    pub fn generate(&self) -> Result<Uuid> {
+        self.generate_with(None, None)
+    }
+
+    /// The next UUID, with the generator's timestamp and, where given, this node and clock
+    /// sequence instead of its own; both keep their low 48 and 14 bits.
+    ///
+    /// # Errors
+    /// As [`GregorianGenerator::generate`].
+    pub fn generate_with(&self, node: Option<u64>, clock_seq: Option<u64>) -> Result<Uuid> {
+        let (timestamp, own_seq) = self.next_timestamp()?;
+        let clock_seq = clock_seq.map_or(own_seq, |s| (s & 0x3FFF) as u16);
+        let node = node.unwrap_or_else(|| self.node());
+        Ok(if self.version == 1 {
+            layout::v1::build(timestamp, clock_seq, node)
+        } else {
+            layout::v6::build(timestamp, clock_seq, node)
+        })
+    }
+
+    /// Advances the state: the next 60-bit timestamp and the clock sequence to use with it.
+    ///
+    /// # Errors
+    /// As [`GregorianGenerator::generate`].
+    pub fn next_timestamp(&self) -> Result<(u64, u16)> {
+        let now = self.clock.now_unix_ns() / 100 + GREGORIAN_UNIX_OFFSET_100NS;
+        let fresh_seq = (self.random.next_u64() & 0x3FFF) as u16;
+        let forked = self.fork.forked();
+        let allowance = self.allowance_ns / 100;
+        let mut last = self.state.load(Ordering::Acquire);
+        loop {
+            let (last_ts, last_seq) = ((last >> 14) as u64, (last & 0x3FFF) as u16);
+            // A new clock sequence must differ from the one it replaces (§6.3).
+            let other_seq = if fresh_seq == last_seq {
+                fresh_seq ^ 1
+            } else {
+                fresh_seq
+            };
+            let (ts, seq) = if last == 0 {
+                (now, fresh_seq)
+            } else if now > last_ts {
+                (now, if forked { other_seq } else { last_seq })
+            } else if last_ts - now <= allowance {
+                (last_ts + 1, if forked { other_seq } else { last_seq })
+            } else if self.policy == RollbackPolicy::Reset {
+                (now, other_seq)
+            } else {
+                return Err(rollback_error((last_ts - now) * 100, self.allowance_ns));
+            };
+            if ts > MAX_GREGORIAN_100NS {
+                return Err(out_of_range(
+                    "a 60-bit Gregorian timestamp (until 5236-03-31)",
+                    format_args!("{ts} (100-ns ticks since 1582-10-15)"),
+                ));
+            }
+            let next = (u128::from(ts) << 14) | u128::from(seq);
+            match self
+                .state
+                .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Ok((ts, seq)),
+                Err(current) => last = current,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::random::ScriptedRandom;
+    use std::sync::Arc;
+
+    const VECTOR_UNIX_NS: u64 = 1_645_557_742_000_000_000;
+
+    fn gen(
+        version: u8,
+        policy: RollbackPolicy,
+    ) -> (
+        Arc<ManualClock>,
+        GregorianGenerator<Arc<ManualClock>, ScriptedRandom>,
+    ) {
+        let clock = Arc::new(ManualClock::new(VECTOR_UNIX_NS));
+        let g = GregorianGenerator::with_sources(
+            version,
+            Some(0x9F6B_DECE_D846),
+            1_000_000_000,
+            policy,
+            Arc::clone(&clock),
+            ScriptedRandom::new(vec![0x33C8, 0x1234, 0x33C8]),
+        )
+        .unwrap();
+        (clock, g)
+    }
+
+    #[test]
+    fn reproduces_rfc_vectors_a1_and_a5() {
+        let (_, g1) = gen(1, RollbackPolicy::Reset);
+        assert_eq!(
+            g1.generate().unwrap().to_string(),
+            "c232ab00-9414-11ec-b3c8-9f6bdeced846"
+        );
+        let (_, g6) = gen(6, RollbackPolicy::Reset);
+        assert_eq!(
+            g6.generate().unwrap().to_string(),
+            "1ec9414c-232a-6b00-b3c8-9f6bdeced846"
+        );
+    }
+
+    #[test]
+    fn a_frozen_clock_counts_ticks() {
+        let (_, g) = gen(6, RollbackPolicy::Error);
+        let first = g.next_timestamp().unwrap();
+        for i in 1..=1u64 << 16 {
+            let (ts, seq) = g.next_timestamp().unwrap();
+            assert_eq!((ts, seq), (first.0 + i, first.1));
+        }
+    }
+
+    #[test]
+    fn rollback_within_allowance_stays_monotonic() {
+        let (clock, g) = gen(1, RollbackPolicy::Error);
+        let (t0, s0) = g.next_timestamp().unwrap();
+        clock.rewind(999_999_900);
+        assert_eq!(g.next_timestamp().unwrap(), (t0 + 1, s0));
+    }
+
+    #[test]
+    fn rollback_beyond_allowance_resets_or_errors() {
+        let (clock, g) = gen(6, RollbackPolicy::Reset);
+        let (t0, s0) = g.next_timestamp().unwrap();
+        clock.rewind(2_000_000_000);
+        let (t1, s1) = g.next_timestamp().unwrap();
+        assert_eq!(t1, t0 - 20_000_000);
+        assert_ne!(s1, s0, "a reset must change the clock sequence");
+
+        let (clock, g) = gen(6, RollbackPolicy::Error);
+        let _ = g.next_timestamp().unwrap();
+        clock.rewind(2_000_000_000);
+        let err = g.next_timestamp().unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::ClockRollback {
+                behind_ns: 2_000_000_000,
+                allowance_ns: 1_000_000_000
+            }
+        );
+        clock.advance(1_500_000_000);
+        assert!(g.next_timestamp().is_ok(), "back within the allowance");
+    }
+
+    #[test]
+    fn explicit_fields_are_truncated_and_versions_checked() {
+        let (_, g) = gen(1, RollbackPolicy::Reset);
+        let u = g
+            .generate_with(Some(0xFFFF_FFFF_FFFF), Some(0xFFFF_FFFF))
+            .unwrap();
+        let f = layout::v1::Fields::of(u);
+        assert_eq!((f.clock_seq, f.node), (0x3FFF, 0xFFFF_FFFF_FFFF));
+        assert!(GregorianGenerator::new(7, None, 0, RollbackPolicy::Reset).is_err());
+        assert!(GregorianGenerator::new(1, Some(1 << 48), 0, RollbackPolicy::Reset).is_err());
+    }
+
+    #[test]
+    fn threads_never_collide() {
+        let g = GregorianGenerator::new(6, None, 10_000_000_000, RollbackPolicy::Reset).unwrap();
+        let mut all: Vec<Uuid> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        let v: Vec<Uuid> = (0..100_000).map(|_| g.generate().unwrap()).collect();
+                        assert!(v.windows(2).all(|w| w[0] < w[1]));
+                        v
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap())
+                .collect()
+        });
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}

@@ -1,0 +1,330 @@
+//! The lock-free monotonic version 7 generator (RFC 9562 §5.7, §6.2 Methods 1-3).
+//!
+//! A version 7 UUID has 74 bits after its 48-bit millisecond timestamp. The generator splits
+//! them, left to right, into `F` bits of sub-millisecond time (Method 3), `C` counter bits
+//! (Method 1; Method 2 makes all 74 a randomly incremented counter) and `R` fresh random bits:
+//!
+//! ```text
+//! unix_ts_ms (48) | fraction (F) | counter (C) | random (R)     with F + C + R = 74
+//! ```
+//!
+//! The *key* `unix_ts_ms | fraction | counter` is the generator's whole state, held in one
+//! `AtomicU128` and advanced by compare-and-swap. A new tick seeds the counter randomly with
+//! its top bit clear (the rollover guard); the same tick (or a clock within the rollback
+//! allowance behind it) increments the last key. Because the key is one integer, a counter
+//! that overflows carries into the fraction and the timestamp, moving them ahead of the clock
+//! as §6.2 allows, and never repeats a value. The random bits are drawn fresh for each UUID
+//! and are not part of the state.
+
+use super::{out_of_range, rollback_error, ForkWatch, RollbackPolicy};
+use crate::clock::{Clock, SystemClock};
+use crate::layout::low_bits;
+use crate::random::{RandomSource, ThreadRandom};
+use crate::{Error, ErrorKind, Result, Uuid};
+use portable_atomic::{AtomicU128, Ordering};
+
+/// How the 74 bits after the timestamp are used (RFC 9562 §6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum V7Method {
+    /// Method 1, fixed bit-length dedicated counter: `bits` (12 to 42) counter bits after the
+    /// timestamp, seeded randomly each millisecond with the top bit clear as a rollover guard,
+    /// then `74 - bits` fresh random bits. `Counter { bits: 42 }` is CPython 3.14's layout.
+    Counter {
+        /// Counter width, 12 to 42.
+        bits: u32,
+    },
+    /// Method 2, monotonic random: all 74 bits are a counter seeded randomly each
+    /// millisecond (top bit clear) and incremented by a random amount from 1 to
+    /// `2**increment_bits` (1 to 32).
+    MonotonicRandom {
+        /// Width of the random increment, 1 to 32.
+        increment_bits: u32,
+    },
+    /// Method 3, increased clock precision: `rand_a` holds the fraction of the millisecond in
+    /// 1/4096 ms (about 244 ns), then `counter_bits` (0 to 30) of counter seeded randomly each
+    /// tick, then fresh random bits. With no counter bits, a repeated tick advances by one
+    /// 1/4096 ms step, as PostgreSQL 18 does.
+    SubMillisecond {
+        /// Counter width after the fraction, 0 to 30.
+        counter_bits: u32,
+    },
+}
+
+impl V7Method {
+    /// uuidx's default: Method 3 followed by a 14-bit counter. Sub-millisecond ordering across
+    /// processes, 48 fresh random bits in every UUID, and at least 8192 UUIDs per 244 ns tick
+    /// before the counter carries into the clock (over 30 billion a second).
+    pub const DEFAULT: Self = Self::SubMillisecond { counter_bits: 14 };
+
+    /// The bit widths `(fraction, counter, random)` this method uses.
+    const fn widths(self) -> (u32, u32, u32) {
+        match self {
+            Self::Counter { bits } => (0, bits, 74 - bits),
+            Self::MonotonicRandom { .. } => (0, 74, 0),
+            Self::SubMillisecond { counter_bits } => (12, counter_bits, 62 - counter_bits),
+        }
+    }
+
+    fn validate(self) -> Result<Self> {
+        let (option, value, ok, expected) = match self {
+            Self::Counter { bits } => ("counter bits", bits, (12..=42).contains(&bits), "12 to 42"),
+            Self::MonotonicRandom { increment_bits } => (
+                "increment bits",
+                increment_bits,
+                (1..=32).contains(&increment_bits),
+                "1 to 32",
+            ),
+            Self::SubMillisecond { counter_bits } => {
+                ("counter bits", counter_bits, counter_bits <= 30, "0 to 30")
+            }
+        };
+        if ok {
+            Ok(self)
+        } else {
+            Err(Error::new(ErrorKind::InvalidOption {
+                option,
+                value: value.to_string(),
+                expected,
+            }))
+        }
+    }
+}
+
+/// A monotonic version 7 generator (see the module documentation). Share one between
+/// threads by reference; it is `Sync` and lock-free.
+///
+/// # Examples
+/// ```
+/// use uuidx_core::generator::{V7Generator, V7Method, RollbackPolicy};
+/// let g = V7Generator::new(V7Method::Counter { bits: 42 }, 10_000_000_000, RollbackPolicy::Error).unwrap();
+/// let (a, b) = (g.generate().unwrap(), g.generate().unwrap());
+/// assert!(a < b);
+/// assert_eq!(b.version_number(), Some(7));
+/// ```
+#[derive(Debug)]
+pub struct V7Generator<C = SystemClock, R = ThreadRandom> {
+    /// The last key handed out; 0 before the first.
+    state: AtomicU128,
+    fork: ForkWatch,
+    method: V7Method,
+    fraction_bits: u32,
+    counter_bits: u32,
+    random_bits: u32,
+    allowance_ns: u64,
+    policy: RollbackPolicy,
+    clock: C,
+    random: R,
+}
+
+impl V7Generator<SystemClock, ThreadRandom> {
+    /// The default generator on the system clock and the thread CSPRNG, usable in a `static`.
+    pub const fn const_default() -> Self {
+        Self::build(
+            V7Method::DEFAULT,
+            super::DEFAULT_ROLLBACK_ALLOWANCE_NS,
+            RollbackPolicy::Reset,
+            SystemClock,
+            ThreadRandom,
+        )
+    }
+
+    /// A generator on the system clock and the thread CSPRNG.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidOption`] for a method parameter outside its range.
+    pub fn new(method: V7Method, allowance_ns: u64, policy: RollbackPolicy) -> Result<Self> {
+        Self::with_sources(method, allowance_ns, policy, SystemClock, ThreadRandom)
+    }
+}
+
+impl<C: Clock, R: RandomSource> V7Generator<C, R> {
+    /// A generator on the given clock and random source.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidOption`] for a method parameter outside its range.
+    pub fn with_sources(
+        method: V7Method,
+        allowance_ns: u64,
+        policy: RollbackPolicy,
+        clock: C,
+        random: R,
+    ) -> Result<Self> {
+        Ok(Self::build(
+            method.validate()?,
+            allowance_ns,
+            policy,
+            clock,
+            random,
+        ))
+    }
+
+    const fn build(
+        method: V7Method,
+        allowance_ns: u64,
+        policy: RollbackPolicy,
+        clock: C,
+        random: R,
+    ) -> Self {
+        let (fraction_bits, counter_bits, random_bits) = method.widths();
+        Self {
+            state: AtomicU128::new(0),
+            fork: ForkWatch::new(),
+            method,
+            fraction_bits,
+            counter_bits,
+            random_bits,
+            allowance_ns,
+            policy,
+            clock,
+            random,
+        }
+    }
+
+    /// The method in use.
+    pub fn method(&self) -> V7Method {
+        self.method
+    }
+
+    /// The rollback allowance in nanoseconds.
+    pub fn rollback_allowance_ns(&self) -> u64 {
+        self.allowance_ns
+    }
+
+    /// The rollback policy.
+    pub fn policy(&self) -> RollbackPolicy {
+        self.policy
+    }
+
+    /// The next UUID, greater than every UUID this generator returned before.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`]; a timestamp error after
+    /// the year 10889.
+    #[inline]
+    pub fn generate(&self) -> Result<Uuid> {
+        let entropy = self.random.next_u128();
+        let key = self.reserve(1, entropy)?;
+        Ok(self.compose(key, entropy as u64))
+    }
+
+    /// Fills `out` with consecutive UUIDs of this generator's sequence: each greater than the
+    /// one before and than everything generated before the call. Methods 1 and 3 reserve the
+    /// whole run with one compare-and-swap per 4096 UUIDs.
+    ///
+    /// # Errors
+    /// As [`V7Generator::generate`]; `out` is then partly filled.
+    pub fn fill(&self, out: &mut [Uuid]) -> Result<()> {
+        if let V7Method::MonotonicRandom { .. } = self.method {
+            for slot in out {
+                *slot = self.generate()?;
+            }
+            return Ok(());
+        }
+        for chunk in out.chunks_mut(4096) {
+            let first = self.reserve(chunk.len() as u64, self.random.next_u128())?;
+            for (i, slot) in chunk.iter_mut().enumerate() {
+                *slot = self.compose(first + i as u128, self.random.next_u64());
+            }
+        }
+        Ok(())
+    }
+
+    /// Width of the key: timestamp, fraction and counter.
+    #[inline]
+    const fn key_bits(&self) -> u32 {
+        48 + self.fraction_bits + self.counter_bits
+    }
+
+    /// The clock as a key prefix: milliseconds, then `fraction_bits` of the millisecond.
+    #[inline]
+    fn prefix_of(&self, unix_ns: u64) -> u128 {
+        let ms = u128::from(unix_ns / 1_000_000);
+        if self.fraction_bits == 0 {
+            ms
+        } else {
+            // §6.2 Method 3: the fraction of a millisecond times 4096, rounded down.
+            let fraction = u128::from(unix_ns % 1_000_000) * 4096 / 1_000_000;
+            (ms << 12) | fraction
+        }
+    }
+
+    /// Nanoseconds in `ticks` units of the key prefix.
+    #[inline]
+    fn prefix_to_ns(&self, ticks: u128) -> u64 {
+        u64::try_from((ticks * 1_000_000) >> self.fraction_bits).unwrap_or(u64::MAX)
+    }
+
+    /// Reserves `count` consecutive keys and returns the first. `entropy` supplies the counter
+    /// seed and, for Method 2, the increment; its low `random_bits` are left for the UUID.
+    fn reserve(&self, count: u64, entropy: u128) -> Result<u128> {
+        let c = self.counter_bits;
+        let now_prefix = self.prefix_of(self.clock.now_unix_ns());
+        let above_random = entropy >> self.random_bits;
+        let (seed, step) = match self.method {
+            V7Method::MonotonicRandom { increment_bits } => {
+                let step = (above_random & ((1 << increment_bits) - 1)) + 1;
+                (
+                    (above_random >> increment_bits) & ((1 << (c - 1)) - 1),
+                    step,
+                )
+            }
+            _ if c == 0 => (0, 1),
+            _ => (above_random & ((1 << (c - 1)) - 1), 1),
+        };
+        // A forked child jumps ahead by a random amount, so that it and its parent, which
+        // continue from the same state, do not step through the same counter values.
+        let step = if c > 1 && self.fork.forked() {
+            step + u128::from(self.random.next_u64() & ((1 << (c - 1).min(32)) - 1))
+        } else {
+            step
+        };
+        let allowance = (u128::from(self.allowance_ns) << self.fraction_bits) / 1_000_000;
+        let span = u128::from(count.max(1)) - 1;
+        let mut last = self.state.load(Ordering::Acquire);
+        loop {
+            let last_prefix = last >> c;
+            let first = if now_prefix > last_prefix {
+                (now_prefix << c) | seed
+            } else if last_prefix - now_prefix <= allowance {
+                last + step
+            } else if self.policy == RollbackPolicy::Reset {
+                (now_prefix << c) | seed
+            } else {
+                return Err(rollback_error(
+                    self.prefix_to_ns(last_prefix - now_prefix),
+                    self.allowance_ns,
+                ));
+            };
+            let end = first + span;
+            if end >> self.key_bits() != 0 {
+                return Err(out_of_range(
+                    "a version 7 UUID (48-bit milliseconds since 1970)",
+                    format_args!("{} ms", end >> (self.key_bits() - 48)),
+                ));
+            }
+            match self
+                .state
+                .compare_exchange_weak(last, end, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Ok(first),
+                Err(current) => last = current,
+            }
+        }
+    }
+
+    /// The UUID for `key` with the low `random_bits` of `random` after it.
+    #[inline]
+    fn compose(&self, key: u128, random: u64) -> Uuid {
+        let packed =
+            (key << self.random_bits) | u128::from(low_bits(random, self.random_bits.min(63)));
+        crate::layout::join(
+            7,
+            (packed >> 74) as u64,
+            ((packed >> 62) & 0xFFF) as u16,
+            packed as u64,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

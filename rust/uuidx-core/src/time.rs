@@ -1,0 +1,92 @@
+//! Time bases of the UUID layouts (RFC 9562 §5.1, §5.6, §5.7, §6.1).
+//!
+//! Versions 1 and 6 count 100-nanosecond intervals since the Gregorian reform,
+//! 1582-10-15 00:00:00 UTC, in 60 bits; version 7 counts milliseconds since the Unix epoch in
+//! 48 bits. These helpers convert between them and Unix nanoseconds, which may be negative
+//! (before 1970) and are therefore `i128`.
+
+use crate::{Error, ErrorKind, Result};
+
+/// 100-ns intervals between the Gregorian epoch (1582-10-15) and the Unix epoch (1970-01-01):
+/// `0x01B21DD213814000` (RFC 9562 §5.1, Appendix A).
+pub const GREGORIAN_UNIX_OFFSET_100NS: u64 = 0x01B2_1DD2_1381_4000;
+
+/// The largest 60-bit Gregorian timestamp (RFC 9562 §5.1).
+pub const MAX_GREGORIAN_100NS: u64 = (1 << 60) - 1;
+
+/// The largest 48-bit Unix millisecond timestamp of a version 7 UUID (RFC 9562 §5.7).
+pub const MAX_UNIX_TS_MS: u64 = (1 << 48) - 1;
+
+/// Unix nanoseconds for a 60-bit Gregorian timestamp in 100-ns units (RFC 9562 §5.1).
+///
+/// # Examples
+/// ```
+/// // RFC 9562 Appendix A.1: 2022-02-22 19:22:22 UTC.
+/// assert_eq!(uuidx_core::time::gregorian_to_unix_ns(138_648_505_420_000_000), 1_645_557_742_000_000_000);
+/// ```
+#[inline]
+pub const fn gregorian_to_unix_ns(gregorian_100ns: u64) -> i128 {
+    (gregorian_100ns as i128 - GREGORIAN_UNIX_OFFSET_100NS as i128) * 100
+}
+
+/// The 60-bit Gregorian timestamp (100-ns units, rounded down) for Unix nanoseconds
+/// (RFC 9562 §5.1).
+///
+/// # Errors
+/// [`ErrorKind::TimestampOutOfRange`] before 1582-10-15 or after the year 5236.
+pub fn unix_ns_to_gregorian(unix_ns: i128) -> Result<u64> {
+    let ticks = unix_ns.div_euclid(100) + GREGORIAN_UNIX_OFFSET_100NS as i128;
+    match u64::try_from(ticks) {
+        Ok(ticks) if ticks <= MAX_GREGORIAN_100NS => Ok(ticks),
+        _ => Err(Error::new(ErrorKind::TimestampOutOfRange {
+            layout: "a 60-bit Gregorian timestamp (1582-10-15 to 5236-03-31)",
+            value: format!("{unix_ns} ns since the Unix epoch"),
+        })),
+    }
+}
+
+/// The 48-bit millisecond timestamp of a version 7 UUID for Unix nanoseconds, rounded down
+/// (RFC 9562 §5.7).
+///
+/// # Errors
+/// [`ErrorKind::TimestampOutOfRange`] before 1970 or after the year 10889.
+pub fn unix_ns_to_unix_ms(unix_ns: i128) -> Result<u64> {
+    let ms = unix_ns.div_euclid(1_000_000);
+    match u64::try_from(ms) {
+        Ok(ms) if ms <= MAX_UNIX_TS_MS => Ok(ms),
+        _ => Err(Error::new(ErrorKind::TimestampOutOfRange {
+            layout: "a version 7 UUID (48-bit milliseconds since 1970)",
+            value: format!("{unix_ns} ns since the Unix epoch"),
+        })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offset_is_the_gregorian_reform() {
+        // 141427 days between 1582-10-15 and 1970-01-01.
+        assert_eq!(GREGORIAN_UNIX_OFFSET_100NS, 141_427 * 86_400 * 10_000_000);
+        assert_eq!(gregorian_to_unix_ns(GREGORIAN_UNIX_OFFSET_100NS), 0);
+        assert_eq!(
+            gregorian_to_unix_ns(0),
+            -(GREGORIAN_UNIX_OFFSET_100NS as i128) * 100
+        );
+    }
+
+    #[test]
+    fn round_trips_and_bounds() {
+        for ns in [0_i128, 1, 99, 100, -100, 1_645_557_742_000_000_000] {
+            let g = unix_ns_to_gregorian(ns).unwrap();
+            assert_eq!(gregorian_to_unix_ns(g), ns.div_euclid(100) * 100);
+        }
+        assert!(unix_ns_to_gregorian(gregorian_to_unix_ns(0) - 1).is_err());
+        assert!(unix_ns_to_gregorian(gregorian_to_unix_ns(MAX_GREGORIAN_100NS)).is_ok());
+        assert!(unix_ns_to_gregorian(gregorian_to_unix_ns(MAX_GREGORIAN_100NS) + 100).is_err());
+        assert!(unix_ns_to_unix_ms(-1).is_err());
+        assert_eq!(unix_ns_to_unix_ms(1_999_999).unwrap(), 1);
+        assert!(unix_ns_to_unix_ms((MAX_UNIX_TS_MS as i128 + 1) * 1_000_000).is_err());
+    }
+}
