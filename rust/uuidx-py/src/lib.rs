@@ -1,1 +1,361 @@
+//! `uuidx._core`: pyo3 bindings for `uuidx-core`.
+//!
+//! Each function converts its arguments (see `convert`), calls the core, and returns an exact
+//! `uuid.UUID` built by `exact::new_uuid`. Errors become `ValueError`/`TypeError` (or
+//! `ClockRollbackError`) with messages that name the value. The module holds no state that
+//! relies on the GIL and declares `gil_used = false` for free-threaded Python.
 
+mod convert;
+mod errors;
+mod exact;
+mod generators;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+use uuidx_core::generator;
+use uuidx_core::layout::{self, Fields};
+use uuidx_core::name::{self, Algorithm};
+use uuidx_core::{random, Uuid};
+
+use convert::{field_u64, masked_u64, name_bytes, type_error};
+use errors::IntoPy;
+use exact::new_uuid;
+
+/// The UUID value of a `uuid.UUID` argument, or `TypeError`.
+pub(crate) fn uuid_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
+    exact::uuid_int(obj)?
+        .map(Uuid::from_u128)
+        .ok_or_else(|| type_error(what, "a uuid.UUID", obj))
+}
+
+fn opt_masked(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>> {
+    obj.filter(|o| !o.is_none())
+        .map(|o| masked_u64(o, what))
+        .transpose()
+}
+
+/// A version 1 UUID (RFC 9562 §5.1) from the process-wide lock-free generator.
+///
+/// Like Python 3.14's ``uuid.uuid1``: ``node`` must be below 2**48 (``ValueError``
+/// otherwise) and ``clock_seq`` keeps its low 14 bits. Without ``node``, a random
+/// 48-bit node with the multicast bit set, drawn once per process (RFC 9562 §6.10); no MAC
+/// address is read.
+#[pyfunction]
+#[pyo3(signature = (node=None, clock_seq=None))]
+fn uuid1<'py>(
+    py: Python<'py>,
+    node: Option<&Bound<'py, PyAny>>,
+    clock_seq: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let node = node
+        .filter(|o| !o.is_none())
+        .map(|o| field_u64(o, "node", 48))
+        .transpose()?;
+    let clock_seq = opt_masked(clock_seq, "clock_seq")?;
+    new_uuid(py, generator::uuid1(node, clock_seq).py_err()?.as_u128())
+}
+
+/// A version 3 UUID (RFC 9562 §5.3): MD5 of the namespace and the name (``str`` as
+/// UTF-8, or bytes).
+#[pyfunction]
+fn uuid3<'py>(
+    namespace: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ns = convert::namespace(namespace)?;
+    new_uuid(namespace.py(), name::v3(ns, &name_bytes(name)?).as_u128())
+}
+
+/// A version 4 UUID (RFC 9562 §5.4) from a per-thread ChaCha12 CSPRNG seeded by the OS.
+#[pyfunction]
+fn uuid4(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    new_uuid(py, layout::v4::new().as_u128())
+}
+
+/// A version 5 UUID (RFC 9562 §5.5): SHA-1 of the namespace and the name (``str`` as
+/// UTF-8, or bytes), truncated to 128 bits.
+#[pyfunction]
+fn uuid5<'py>(
+    namespace: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let ns = convert::namespace(namespace)?;
+    new_uuid(namespace.py(), name::v5(ns, &name_bytes(name)?).as_u128())
+}
+
+/// A version 6 UUID (RFC 9562 §5.6) from the process-wide lock-free generator.
+///
+/// Like Python 3.14's ``uuid.uuid6``: ``node`` and ``clock_seq`` keep their low 48 and
+/// 14 bits. Without ``node``, the process's random multicast node (RFC 9562 §6.10).
+#[pyfunction]
+#[pyo3(signature = (node=None, clock_seq=None))]
+fn uuid6<'py>(
+    py: Python<'py>,
+    node: Option<&Bound<'py, PyAny>>,
+    clock_seq: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let node = opt_masked(node, "node")?;
+    let clock_seq = opt_masked(clock_seq, "clock_seq")?;
+    new_uuid(py, generator::uuid6(node, clock_seq).py_err()?.as_u128())
+}
+
+/// A version 7 UUID (RFC 9562 §5.7) from the process-wide lock-free monotonic generator:
+/// each call returns a UUID greater than every earlier one in this process.
+#[pyfunction]
+fn uuid7(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    new_uuid(py, generator::uuid7().py_err()?.as_u128())
+}
+
+/// A version 8 UUID (RFC 9562 §5.8) from 48, 12 and 62 bits of custom data.
+///
+/// Like Python 3.14's ``uuid.uuid8``: each part keeps its low 48, 12 and 62 bits; a
+/// missing part is random (from the CSPRNG).
+#[pyfunction]
+#[pyo3(signature = (a=None, b=None, c=None))]
+fn uuid8<'py>(
+    py: Python<'py>,
+    a: Option<&Bound<'py, PyAny>>,
+    b: Option<&Bound<'py, PyAny>>,
+    c: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use uuidx_core::random::RandomSource as _;
+    let rng = random::ThreadRandom;
+    let a = opt_masked(a, "a")?.unwrap_or_else(|| rng.next_u64());
+    let b = opt_masked(b, "b")?.unwrap_or_else(|| rng.next_u64());
+    let c = opt_masked(c, "c")?.unwrap_or_else(|| rng.next_u64());
+    new_uuid(py, layout::v8::new_truncated(a, b, c).as_u128())
+}
+
+/// A name-based version 8 UUID (RFC 9562 §5.8, Appendix B.2): the leftmost 128 bits of
+/// ``algorithm`` over the namespace and the name. ``algorithm`` is one of hashlib's names
+/// ``sha256``, ``sha512``, ``sha3_256``, ``sha3_512``, ``shake_128``, ``shake_256``.
+#[pyfunction]
+#[pyo3(signature = (namespace, name, algorithm=None), text_signature = "(namespace, name, algorithm='sha256')")]
+fn uuid8_name<'py>(
+    namespace: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyAny>,
+    algorithm: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let algorithm = match algorithm {
+        None => Algorithm::Sha256,
+        Some(a) => {
+            let text = a
+                .cast::<PyString>()
+                .map_err(|_| type_error("algorithm", "a str", a))?;
+            Algorithm::for_v8(&text.to_cow()?).py_err()?
+        }
+    };
+    let ns = convert::namespace(namespace)?;
+    new_uuid(
+        namespace.py(),
+        name::v8(ns, &name_bytes(name)?, algorithm).as_u128(),
+    )
+}
+
+/// The UUID written in ``s``: hyphenated (RFC 9562 §4), 32 hex digits, ``{braced}`` or
+/// ``urn:uuid:`` (prefix in any case), hex digits in any case. ``ValueError`` naming the
+/// text and the position of the first problem otherwise; ``TypeError`` for a non-str.
+#[pyfunction]
+fn parse<'py>(s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let text = s
+        .cast::<PyString>()
+        .map_err(|_| type_error("parse() argument", "a str", s))?;
+    let value = uuidx_core::parse::parse(&text.to_cow()?).py_err()?;
+    new_uuid(s.py(), value.as_u128())
+}
+
+/// Version 1 from its fields (RFC 9562 §5.1); ``ValueError`` if one does not fit.
+#[pyfunction]
+fn layout_v1<'py>(
+    py: Python<'py>,
+    time_100ns: &Bound<'py, PyAny>,
+    clock_seq: &Bound<'py, PyAny>,
+    node: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let u = layout::v1::new(
+        field_u64(time_100ns, "time_100ns", 60)?,
+        field_u64(clock_seq, "clock_seq", 14)?,
+        field_u64(node, "node", 48)?,
+    )
+    .py_err()?;
+    new_uuid(py, u.as_u128())
+}
+
+/// Version 2, DCE Security, from its fields; ``ValueError`` if one does not fit.
+#[pyfunction]
+fn layout_v2<'py>(
+    py: Python<'py>,
+    local_domain: &Bound<'py, PyAny>,
+    local_id: &Bound<'py, PyAny>,
+    time_100ns: &Bound<'py, PyAny>,
+    clock_seq: &Bound<'py, PyAny>,
+    node: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let u = layout::v2::new(
+        field_u64(local_domain, "local_domain", 8)?,
+        field_u64(local_id, "local_id", 32)?,
+        field_u64(time_100ns, "time_100ns", 60)?,
+        field_u64(clock_seq, "clock_seq", 6)?,
+        field_u64(node, "node", 48)?,
+    )
+    .py_err()?;
+    new_uuid(py, u.as_u128())
+}
+
+/// Version 4 from 16 random bytes (RFC 9562 §5.4); the version and variant bits are
+/// overwritten.
+#[pyfunction]
+fn layout_v4<'py>(py: Python<'py>, random: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let bytes =
+        convert::buffer_bytes(random).ok_or_else(|| type_error("random", "16 bytes", random))?;
+    let u = Uuid::from_slice(&bytes).py_err()?;
+    new_uuid(py, layout::v4::from_random_bytes(u.to_bytes()).as_u128())
+}
+
+/// Version 6 from its fields (RFC 9562 §5.6); ``ValueError`` if one does not fit.
+#[pyfunction]
+fn layout_v6<'py>(
+    py: Python<'py>,
+    time_100ns: &Bound<'py, PyAny>,
+    clock_seq: &Bound<'py, PyAny>,
+    node: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let u = layout::v6::new(
+        field_u64(time_100ns, "time_100ns", 60)?,
+        field_u64(clock_seq, "clock_seq", 14)?,
+        field_u64(node, "node", 48)?,
+    )
+    .py_err()?;
+    new_uuid(py, u.as_u128())
+}
+
+/// Version 7 from its fields (RFC 9562 §5.7); ``ValueError`` if one does not fit.
+#[pyfunction]
+fn layout_v7<'py>(
+    py: Python<'py>,
+    unix_ts_ms: &Bound<'py, PyAny>,
+    rand_a: &Bound<'py, PyAny>,
+    rand_b: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let u = layout::v7::new(
+        field_u64(unix_ts_ms, "unix_ts_ms", 48)?,
+        field_u64(rand_a, "rand_a", 12)?,
+        field_u64(rand_b, "rand_b", 62)?,
+    )
+    .py_err()?;
+    new_uuid(py, u.as_u128())
+}
+
+/// Version 8 from its fields (RFC 9562 §5.8); ``ValueError`` if one does not fit.
+#[pyfunction]
+fn layout_v8<'py>(
+    py: Python<'py>,
+    custom_a: &Bound<'py, PyAny>,
+    custom_b: &Bound<'py, PyAny>,
+    custom_c: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let u = layout::v8::new(
+        field_u64(custom_a, "custom_a", 48)?,
+        field_u64(custom_b, "custom_b", 12)?,
+        field_u64(custom_c, "custom_c", 62)?,
+    )
+    .py_err()?;
+    new_uuid(py, u.as_u128())
+}
+
+/// ``(layout, names, values)`` of a UUID's RFC 9562 fields, ``layout`` being ``"v1"`` to
+/// ``"v8"``, ``"nil"`` or ``"max"``; ``ValueError`` for UUIDs without an RFC layout.
+#[pyfunction]
+fn fields<'py>(py: Python<'py>, u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    let f = Fields::of(uuid_arg(u, "u")?).py_err()?;
+    let (names, values): (Vec<&str>, Vec<u64>) = f.named_values().into_iter().unzip();
+    (
+        f.layout(),
+        PyTuple::new(py, names)?,
+        PyTuple::new(py, values)?,
+    )
+        .into_pyobject(py)
+}
+
+/// Nanoseconds since the Unix epoch of the timestamp in a version 1, 6 or 7 UUID
+/// (negative before 1970); ``ValueError`` for any other UUID.
+#[pyfunction]
+fn timestamp_ns(u: &Bound<'_, PyAny>) -> PyResult<i128> {
+    uuid_arg(u, "u")?.timestamp_unix_ns().py_err()
+}
+
+/// The version 6 UUID with the timestamp, clock sequence and node of version 1 UUID ``u``
+/// (RFC 9562 §5.6).
+#[pyfunction]
+fn v1_to_v6<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    new_uuid(
+        u.py(),
+        layout::v6::from_v1(uuid_arg(u, "u")?).py_err()?.as_u128(),
+    )
+}
+
+/// The version 1 UUID with the timestamp, clock sequence and node of version 6 UUID ``u``.
+#[pyfunction]
+fn v6_to_v1<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    new_uuid(
+        u.py(),
+        layout::v1::from_v6(uuid_arg(u, "u")?).py_err()?.as_u128(),
+    )
+}
+
+/// The random 48-bit multicast node this process uses for v1 and v6 (RFC 9562 §6.10).
+#[pyfunction]
+fn process_node() -> u64 {
+    random::process_node()
+}
+
+/// Reseeds every random source and draws a new process node; registered with
+/// ``os.register_at_fork``. A ``pthread_atfork`` handler does the same for forks made
+/// outside Python.
+#[pyfunction]
+fn _after_fork_in_child() {
+    random::note_fork();
+}
+
+/// ``True`` when UUIDs are built by storing ``uuid.UUID``'s slots directly (the fast path),
+/// ``False`` when the module fell back to calling ``uuid.UUID(int=...)``.
+#[pyfunction]
+fn _uses_slot_stores(py: Python<'_>) -> PyResult<bool> {
+    Ok(exact::UuidType::get(py)?.uses_slots())
+}
+
+#[pymodule(gil_used = false)]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(uuid1, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid3, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid4, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid5, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid6, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid8, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid8_name, m)?)?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_v1, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_v2, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_v4, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_v6, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_v7, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_v8, m)?)?;
+    m.add_function(wrap_pyfunction!(fields, m)?)?;
+    m.add_function(wrap_pyfunction!(timestamp_ns, m)?)?;
+    m.add_function(wrap_pyfunction!(v1_to_v6, m)?)?;
+    m.add_function(wrap_pyfunction!(v6_to_v1, m)?)?;
+    m.add_function(wrap_pyfunction!(process_node, m)?)?;
+    m.add_function(wrap_pyfunction!(_after_fork_in_child, m)?)?;
+    m.add_function(wrap_pyfunction!(_uses_slot_stores, m)?)?;
+    m.add(
+        "ClockRollbackError",
+        py.get_type::<errors::ClockRollbackError>(),
+    )?;
+    m.add("NamespaceTypeError", convert::namespace_error_type(py)?)?;
+    generators::register(m)?;
+    // Resolve uuid.UUID now, so that a broken environment fails at import, not mid-request.
+    exact::UuidType::get(py)?;
+    Ok(())
+}

@@ -1,0 +1,122 @@
+"""uuidx: RFC 9562 UUIDs at Rust speed, as the standard library's own ``uuid.UUID``.
+
+``import uuidx as uuid`` works in existing code: uuidx exposes Python 3.14's whole ``uuid``
+API (``uuid1`` to ``uuid8``, ``NIL``, ``MAX``, the namespaces and variant constants,
+``SafeUUID``, ``getnode``) on every supported Python, and every function returns exact
+``uuid.UUID`` objects (``type(u) is uuid.UUID``), so pickle, pydantic, SQLAlchemy, Django,
+psycopg and orjson treat them as they always have.
+
+Beyond the stdlib: :func:`parse` (strict RFC 9562 §4 parsing), :mod:`uuidx.layout` (field
+constructors and decomposition for every version), :func:`uuid8_name` (name-based version 8),
+:func:`timestamp_ns` and :func:`to_datetime`, :func:`v1_to_v6` / :func:`v6_to_v1`, and
+:func:`process_node`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os as _os
+import uuid as _uuid
+from uuid import (
+    NAMESPACE_DNS,
+    NAMESPACE_OID,
+    NAMESPACE_URL,
+    NAMESPACE_X500,
+    RESERVED_FUTURE,
+    RESERVED_MICROSOFT,
+    RESERVED_NCS,
+    RFC_4122,
+    UUID,
+    SafeUUID,
+    getnode,
+)
+
+from . import _core, layout
+from ._core import (
+    ClockRollbackError,
+    NamespaceTypeError,
+    parse,
+    process_node,
+    timestamp_ns,
+    uuid1,
+    uuid3,
+    uuid4,
+    uuid5,
+    uuid6,
+    uuid7,
+    uuid8,
+    uuid8_name,
+    v1_to_v6,
+    v6_to_v1,
+)
+
+__all__ = [
+    "MAX",
+    "NAMESPACE_DNS",
+    "NAMESPACE_OID",
+    "NAMESPACE_URL",
+    "NAMESPACE_X500",
+    "NIL",
+    "RESERVED_FUTURE",
+    "RESERVED_MICROSOFT",
+    "RESERVED_NCS",
+    "RFC_4122",
+    "UUID",
+    "ClockRollbackError",
+    "NamespaceTypeError",
+    "SafeUUID",
+    "getnode",
+    "layout",
+    "parse",
+    "process_node",
+    "timestamp_ns",
+    "to_datetime",
+    "uuid1",
+    "uuid3",
+    "uuid4",
+    "uuid5",
+    "uuid6",
+    "uuid7",
+    "uuid8",
+    "uuid8_name",
+    "v1_to_v6",
+    "v6_to_v1",
+]
+
+#: The Nil UUID, all 128 bits zero (RFC 9562 §5.9); the stdlib's own object on 3.14+.
+NIL: UUID = getattr(_uuid, "NIL", None) or UUID(int=0)
+#: The Max UUID, all 128 bits one (RFC 9562 §5.10); the stdlib's own object on 3.14+.
+MAX: UUID = getattr(_uuid, "MAX", None) or UUID(int=(1 << 128) - 1)
+
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def to_datetime(u: UUID) -> _dt.datetime:
+    """The timestamp of a version 1, 6 or 7 UUID as an aware UTC ``datetime``.
+
+    RFC 9562 §5.1, §5.6, §5.7. The datetime has microsecond precision (rounded down); v1 and
+    v6 timestamps have 100-ns precision, v7 millisecond precision.
+
+    Args:
+        u: A ``uuid.UUID`` of version 1, 6 or 7.
+
+    Returns:
+        The embedded time, ``tzinfo=datetime.timezone.utc``.
+
+    Raises:
+        TypeError: ``u`` is not a ``uuid.UUID``.
+        ValueError: ``u`` carries no timestamp, or one outside ``datetime``'s years 1 to 9999.
+    """
+    ns = timestamp_ns(u)
+    try:
+        return _EPOCH + _dt.timedelta(microseconds=ns // 1000)
+    except OverflowError:
+        raise ValueError(
+            f"the timestamp of UUID {u} ({ns} ns since 1970) is outside datetime's range"
+        ) from None
+
+
+if hasattr(_os, "register_at_fork"):
+    # The Rust core also installs a pthread_atfork handler; this covers interpreters where
+    # os.fork() is used and keeps the intent visible.
+    _os.register_at_fork(after_in_child=_core._after_fork_in_child)

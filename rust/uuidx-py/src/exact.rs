@@ -1,0 +1,166 @@
+//! Building and reading exact `uuid.UUID` objects without running Python code.
+//!
+//! This is the only module of the bindings with `unsafe` FFI. `uuid.UUID` is a Python class
+//! with `__slots__ = ('int', 'is_safe', '__weakref__')`, so an instance is a fixed-size object
+//! whose two value slots sit at offsets recorded in the class's member descriptors. Instead of
+//! calling `uuid.UUID(int=...)` (argument parsing, validation, `object.__setattr__` in Python),
+//! [`new_uuid`] allocates through the type's own `tp_alloc` and stores the two slots directly.
+//!
+//! The invariants relied on, each checked once at import by [`UuidType::load`] (and tested in
+//! `tests/test_exact.py`):
+//! 1. `uuid.UUID.__dict__['int']` and `['is_safe']` are `member_descriptor`s of type
+//!    `Py_T_OBJECT_EX` whose offsets lie inside the instance and are pointer-aligned;
+//! 2. the type's `tp_alloc` returns a zero-filled instance (the slots are NULL), tracked by the
+//!    GC if the type is a GC type, with one reference owned by the caller;
+//! 3. storing a new reference into a slot of a fresh, unshared object is what the member
+//!    descriptor's setter would do.
+//!
+//! If invariant 1 does not hold (a future Python that reimplements `uuid.UUID`), the module
+//! falls back to calling `uuid.UUID(int=value)`, so behaviour is kept and only speed is lost.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyType};
+
+/// `PyMemberDescrObject`: the common descriptor header followed by the `PyMemberDef` pointer.
+/// The layout has been the same in every CPython 3.x; pyo3-ffi types the pointer differently
+/// before 3.11, so it is declared here.
+#[repr(C)]
+struct MemberDescr {
+    common: ffi::PyDescrObject,
+    member: *const ffi::PyMemberDef,
+}
+
+/// `Py_T_OBJECT_EX` from `descrobject.h`.
+const T_OBJECT_EX: i32 = 16;
+
+/// What is known about `uuid.UUID` in this interpreter.
+pub struct UuidType {
+    /// `uuid.UUID`.
+    pub ty: Py<PyType>,
+    /// `uuid.SafeUUID.unknown`, the default `is_safe` of the stdlib.
+    unknown: Py<PyAny>,
+    /// Byte offsets of the `int` and `is_safe` slots, or `None` to use the fallback.
+    slots: Option<(isize, isize)>,
+}
+
+static UUID_TYPE: PyOnceLock<UuidType> = PyOnceLock::new();
+
+impl UuidType {
+    /// The cached description, loading it on first use.
+    #[inline]
+    pub fn get(py: Python<'_>) -> PyResult<&Self> {
+        UUID_TYPE.get_or_try_init(py, || Self::load(py))
+    }
+
+    fn load(py: Python<'_>) -> PyResult<Self> {
+        let uuid = py.import("uuid")?;
+        let ty = uuid.getattr("UUID")?.cast_into::<PyType>()?;
+        let unknown = uuid.getattr("SafeUUID")?.getattr("unknown")?.unbind();
+        let slots = match (
+            slot_offset(py, &ty, "int")?,
+            slot_offset(py, &ty, "is_safe")?,
+        ) {
+            (Some(int), Some(safe)) if int != safe => Some((int, safe)),
+            _ => None,
+        };
+        Ok(Self {
+            ty: ty.unbind(),
+            unknown,
+            slots,
+        })
+    }
+
+    /// `true` when UUIDs are built by slot stores rather than by calling the class.
+    pub fn uses_slots(&self) -> bool {
+        self.slots.is_some()
+    }
+}
+
+/// The offset of the slot `name` of `ty`, if it is a plain object slot inside the instance.
+fn slot_offset(py: Python<'_>, ty: &Bound<'_, PyType>, name: &str) -> PyResult<Option<isize>> {
+    let member_type = py.import("types")?.getattr("MemberDescriptorType")?;
+    let dict = ty.getattr("__dict__")?;
+    let Ok(descr) = dict.get_item(name) else {
+        return Ok(None);
+    };
+    if !descr.get_type().is(&member_type) {
+        return Ok(None);
+    }
+    // SAFETY: `descr` is exactly a `member_descriptor`, whose C layout is `MemberDescr`; the
+    // `PyMemberDef` it points to lives as long as the type, which `UUID_TYPE` keeps alive.
+    let (type_code, offset) = unsafe {
+        let member = (*descr.as_ptr().cast::<MemberDescr>()).member;
+        if member.is_null() {
+            return Ok(None);
+        }
+        ((*member).type_code, (*member).offset)
+    };
+    // SAFETY: reading `tp_basicsize` of a live type object.
+    let basicsize = unsafe { (*ty.as_type_ptr()).tp_basicsize };
+    let aligned = offset % core::mem::size_of::<*mut ffi::PyObject>() as isize == 0;
+    let inside = offset >= core::mem::size_of::<ffi::PyObject>() as isize
+        && offset + core::mem::size_of::<*mut ffi::PyObject>() as isize <= basicsize;
+    Ok((type_code == T_OBJECT_EX && aligned && inside).then_some(offset))
+}
+
+/// A new exact `uuid.UUID` whose `int` is `value` and whose `is_safe` is
+/// `SafeUUID.unknown`, as `uuid.UUID(int=value)` would make.
+#[inline]
+pub fn new_uuid(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
+    let t = UuidType::get(py)?;
+    let int = value.into_pyobject(py)?;
+    let Some((int_offset, safe_offset)) = t.slots else {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("int", int)?;
+        return t.ty.bind(py).call((), Some(&kwargs));
+    };
+    // SAFETY: invariants 1-3 of the module documentation, checked by `UuidType::load`.
+    // `tp_alloc` returns a zeroed instance owned by us, or NULL with an exception set. The two
+    // stores move one strong reference each into slots that are NULL and inside the object.
+    unsafe {
+        let tp = t.ty.as_ptr().cast::<ffi::PyTypeObject>();
+        let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+        let obj = alloc(tp, 0);
+        if obj.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let base = obj.cast::<u8>();
+        *base.offset(int_offset).cast::<*mut ffi::PyObject>() = int.into_ptr();
+        *base.offset(safe_offset).cast::<*mut ffi::PyObject>() = t.unknown.clone_ref(py).into_ptr();
+        Ok(Bound::from_owned_ptr(py, obj))
+    }
+}
+
+/// The `int` of a `uuid.UUID` instance (or of an instance of a subclass), read from its slot;
+/// `None` for any other object.
+#[inline]
+pub fn uuid_int(obj: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
+    let py = obj.py();
+    let t = UuidType::get(py)?;
+    if !obj.is_instance(t.ty.bind(py))? {
+        return Ok(None);
+    }
+    if let Some((int_offset, _)) = t.slots {
+        // SAFETY: `obj` is an instance of `uuid.UUID` or a subclass, which inherits the slot at
+        // the same offset (invariant 1); the slot holds a borrowed reference or NULL.
+        let slot = unsafe {
+            *obj.as_ptr()
+                .cast::<u8>()
+                .offset(int_offset)
+                .cast::<*mut ffi::PyObject>()
+        };
+        if !slot.is_null() {
+            // SAFETY: a non-NULL slot holds a live object owned by `obj`, which outlives this use.
+            let int = unsafe { Bound::from_borrowed_ptr(py, slot) };
+            return int.extract::<u128>().map(Some).map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "UUID.int must be an int from 0 to 2**128 - 1, got {int}"
+                ))
+            });
+        }
+    }
+    obj.getattr("int")?.extract::<u128>().map(Some)
+}
