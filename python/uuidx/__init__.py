@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as _dt
 import os as _os
 import uuid as _uuid
+from typing import Optional, Union
 from uuid import (
     NAMESPACE_DNS,
     NAMESPACE_OID,
@@ -34,6 +35,9 @@ from uuid import (
 from . import _core, layout
 from ._core import (
     ClockRollbackError,
+    V1Generator,
+    V6Generator,
+    V7Generator,
     NamespaceTypeError,
     parse,
     process_node,
@@ -63,10 +67,15 @@ __all__ = [
     "RFC_4122",
     "UUID",
     "ClockRollbackError",
+    "V1Generator",
+    "V6Generator",
+    "V7Generator",
     "NamespaceTypeError",
     "SafeUUID",
     "getnode",
     "layout",
+    "max_uuid7",
+    "min_uuid7",
     "parse",
     "process_node",
     "timestamp_ns",
@@ -77,8 +86,11 @@ __all__ = [
     "uuid5",
     "uuid6",
     "uuid7",
+    "uuid7_at",
+    "uuid7_bounds",
     "uuid8",
     "uuid8_name",
+    "Instant",
     "v1_to_v6",
     "v6_to_v1",
 ]
@@ -114,6 +126,79 @@ def to_datetime(u: UUID) -> _dt.datetime:
         raise ValueError(
             f"the timestamp of UUID {u} ({ns} ns since 1970) is outside datetime's range"
         ) from None
+
+
+Instant = Union[_dt.datetime, int]
+"""An aware ``datetime`` or an int of nanoseconds since the Unix epoch."""
+
+
+def _unix_ns(t: Instant) -> int:
+    if isinstance(t, _dt.datetime):
+        if t.tzinfo is None or t.utcoffset() is None:
+            raise ValueError(
+                f"naive datetime {t!r}: give a tzinfo (datetime.timezone.utc for UTC)"
+            )
+        delta = t - _EPOCH
+        return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
+    if isinstance(t, int) and not isinstance(t, bool):
+        return t
+    raise TypeError(
+        f"time must be an aware datetime or an int of nanoseconds since 1970, "
+        f"got {type(t).__name__}: {t!r}"
+    )
+
+
+def uuid7_at(t: Instant) -> UUID:
+    """A version 7 UUID for a given instant (RFC 9562 §5.7).
+
+    The millisecond goes in ``unix_ts_ms``, the sub-millisecond fraction in ``rand_a``
+    (§6.2 Method 3) and 62 random bits in ``rand_b``. It is not part of the monotonic
+    sequence of :func:`uuid7`: use it to backfill or to key historical records.
+
+    Args:
+        t: An aware ``datetime`` or nanoseconds since the Unix epoch.
+
+    Raises:
+        TypeError: ``t`` is neither.
+        ValueError: naive datetime, or a time before 1970 or after the year 10889.
+    """
+    return _core.uuid7_at_ns(_unix_ns(t))
+
+
+def min_uuid7(t: Instant) -> UUID:
+    """The smallest version 7 UUID of the millisecond containing ``t``.
+
+    Raises:
+        TypeError: ``t`` is not an aware datetime or an int.
+        ValueError: naive datetime, or a time before 1970 or after the year 10889.
+    """
+    return _core.min_uuid7_ns(_unix_ns(t))
+
+
+def max_uuid7(t: Instant) -> UUID:
+    """The largest version 7 UUID of the millisecond containing ``t``.
+
+    Raises:
+        TypeError: ``t`` is not an aware datetime or an int.
+        ValueError: naive datetime, or a time before 1970 or after the year 10889.
+    """
+    return _core.max_uuid7_ns(_unix_ns(t))
+
+
+def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, UUID]:
+    """``(lo, hi)`` such that every version 7 UUID made from ``start`` to ``end`` (inclusive,
+    at millisecond precision) satisfies ``lo <= u <= hi``: for ``WHERE id BETWEEN lo AND hi``
+    and partition boundaries (RFC 9562 §6.13). ``end`` defaults to ``start``.
+
+    Raises:
+        TypeError: an instant is not an aware datetime or an int.
+        ValueError: naive datetime, ``end`` before ``start``, or a time outside 1970-10889.
+    """
+    lo = _unix_ns(start)
+    hi = lo if end is None else _unix_ns(end)
+    if hi < lo:
+        raise ValueError(f"end {end!r} is before start {start!r}")
+    return _core.min_uuid7_ns(lo), _core.max_uuid7_ns(hi)
 
 
 if hasattr(_os, "register_at_fork"):

@@ -169,7 +169,11 @@ mod tests {
     use super::*;
 
     fn hex(bytes: &[u8; 16]) -> String {
-        crate::format::encode(Uuid::from_bytes(*bytes), crate::format::Format::Simple, false)
+        crate::format::encode(
+            Uuid::from_bytes(*bytes),
+            crate::format::Format::Simple,
+            false,
+        )
     }
 
     #[test]

@@ -56,6 +56,61 @@ impl V7Method {
     /// before the counter carries into the clock (over 30 billion a second).
     pub const DEFAULT: Self = Self::SubMillisecond { counter_bits: 14 };
 
+    /// The method's name: `counter` (Method 1), `monotonic_random` (Method 2) or
+    /// `submillisecond` (Method 3).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Counter { .. } => "counter",
+            Self::MonotonicRandom { .. } => "monotonic_random",
+            Self::SubMillisecond { .. } => "submillisecond",
+        }
+    }
+
+    /// The method's width parameter: counter bits for Methods 1 and 3, increment bits for
+    /// Method 2.
+    pub const fn bits(self) -> u32 {
+        match self {
+            Self::Counter { bits } => bits,
+            Self::MonotonicRandom { increment_bits } => increment_bits,
+            Self::SubMillisecond { counter_bits } => counter_bits,
+        }
+    }
+
+    /// The method named `name` (see [`V7Method::name`]) with width `bits`, or its default
+    /// width: 42 counter bits for `counter` (CPython 3.14's), 32 increment bits for
+    /// `monotonic_random`, 14 counter bits for `submillisecond`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidOption`] for an unknown name or a width outside the method's range.
+    ///
+    /// # Examples
+    /// ```
+    /// use uuidx_core::generator::V7Method;
+    /// assert_eq!(V7Method::from_name("counter", None).unwrap(), V7Method::Counter { bits: 42 });
+    /// assert!(V7Method::from_name("counter", Some(8)).is_err());
+    /// ```
+    pub fn from_name(name: &str, bits: Option<u32>) -> Result<Self> {
+        let method = match name {
+            "counter" => Self::Counter {
+                bits: bits.unwrap_or(42),
+            },
+            "monotonic_random" => Self::MonotonicRandom {
+                increment_bits: bits.unwrap_or(32),
+            },
+            "submillisecond" => Self::SubMillisecond {
+                counter_bits: bits.unwrap_or(14),
+            },
+            _ => {
+                return Err(Error::new(ErrorKind::InvalidOption {
+                    option: "method",
+                    value: format!("{:?}", crate::error::shorten(name)),
+                    expected: "'counter', 'monotonic_random' or 'submillisecond'",
+                }))
+            }
+        };
+        method.validate()
+    }
+
     /// The bit widths `(fraction, counter, random)` this method uses.
     const fn widths(self) -> (u32, u32, u32) {
         match self {

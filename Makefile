@@ -1,0 +1,52 @@
+# uuidx: `make help` lists the targets. Everything installs into .venv by itself.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DEPS := $(VENV)/.deps-installed
+BENCH_VENV := benches/.venv
+CARGO ?= cargo
+
+.DEFAULT_GOAL := help
+.PHONY: help dev build test test-rust test-python lint demo bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(DEPS): requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	touch $@
+
+dev: $(DEPS) ## Create .venv and build uuidx into it (release mode)
+	$(BIN)/maturin develop --release -q
+
+build: $(DEPS) ## Build a release wheel into dist/
+	$(BIN)/maturin build --release -o dist
+
+test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest
+
+test-rust: ## Core crate tests (unit, integration, proptest, doctests)
+	$(CARGO) test -p uuidx-core --release
+
+test-python: dev ## pytest over tests/
+	$(BIN)/python -m pytest -q
+
+lint: $(DEPS) ## clippy -D warnings, cargo fmt --check, mypy --strict, stubtest
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) fmt --all -- --check
+	$(BIN)/python -m mypy
+	$(BIN)/python -m mypy.stubtest uuidx._core
+
+demo: dev ## Build, then generate, parse and inspect UUIDs
+	$(BIN)/python examples/demo.py
+
+bench: dev ## Side-by-side benchmarks against the stdlib and peers (benches/.venv)
+	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install -q -r benches/requirements.txt
+	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BIN)/maturin develop --release -q
+	$(BENCH_VENV)/bin/python benches/bench.py
+
+clean: ## Remove build products and virtualenvs
+	rm -rf target dist $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .hypothesis
