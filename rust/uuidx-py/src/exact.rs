@@ -164,3 +164,27 @@ pub fn uuid_int(obj: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
     }
     obj.getattr("int")?.extract::<u128>().map(Some)
 }
+
+/// A new `str` holding `ascii`, which must be ASCII (hex digits and hyphens here): allocated
+/// as a compact ASCII string and filled by one copy, skipping UTF-8 decoding.
+#[inline]
+pub fn new_ascii_str<'py>(
+    py: Python<'py>,
+    ascii: &[u8],
+) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+    debug_assert!(ascii.is_ascii());
+    let len = isize::try_from(ascii.len())
+        .map_err(|_| PyErr::new::<PyTypeError, _>("string too long"))?;
+    // SAFETY: `PyUnicode_New(len, 127)` returns a fresh compact ASCII string (or NULL with an
+    // exception set) whose data area holds `len` one-byte characters plus a NUL; it is filled
+    // with ASCII bytes before anyone else can see it.
+    unsafe {
+        let obj = ffi::PyUnicode_New(len, 127);
+        if obj.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let data = ffi::PyUnicode_DATA(obj).cast::<u8>();
+        core::ptr::copy_nonoverlapping(ascii.as_ptr(), data, ascii.len());
+        Ok(Bound::from_owned_ptr(py, obj).cast_into_unchecked())
+    }
+}

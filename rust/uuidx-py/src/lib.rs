@@ -5,6 +5,7 @@
 //! `ClockRollbackError`) with messages that name the value. The module holds no state that
 //! relies on the GIL and declares `gil_used = false` for free-threaded Python.
 
+mod bulk;
 mod convert;
 mod errors;
 mod exact;
@@ -355,6 +356,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("NamespaceTypeError", convert::namespace_error_type(py)?)?;
     generators::register(m)?;
+    bulk::register(m)?;
     // Resolve uuid.UUID now, so that a broken environment fails at import, not mid-request.
     exact::UuidType::get(py)?;
     Ok(())

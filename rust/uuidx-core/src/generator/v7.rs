@@ -264,22 +264,56 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
 
     /// Fills `out` with consecutive UUIDs of this generator's sequence: each greater than the
     /// one before and than everything generated before the call. Methods 1 and 3 reserve the
-    /// whole run with one compare-and-swap per 4096 UUIDs.
+    /// run with one compare-and-swap per 1024 UUIDs.
     ///
     /// # Errors
     /// As [`V7Generator::generate`]; `out` is then partly filled.
     pub fn fill(&self, out: &mut [Uuid]) -> Result<()> {
+        self.fill_with(out.len(), |i, u| out[i] = u)
+    }
+
+    /// Writes `out.len() / 16` consecutive UUIDs of the sequence into `out` as 16-byte
+    /// big-endian records (see [`V7Generator::fill`]).
+    ///
+    /// # Errors
+    /// As [`V7Generator::generate`]; [`ErrorKind::InvalidLength`] unless `out.len()` is a
+    /// multiple of 16.
+    pub fn fill_bytes(&self, out: &mut [u8]) -> Result<()> {
+        if out.len() % 16 != 0 {
+            return Err(Error::invalid_length(
+                "a buffer of UUIDs (a multiple of 16)",
+                out.len().next_multiple_of(16),
+                out.len(),
+            ));
+        }
+        self.fill_with(out.len() / 16, |i, u| {
+            out[16 * i..16 * i + 16].copy_from_slice(&u.to_bytes())
+        })
+    }
+
+    /// Generates `n` consecutive UUIDs of the sequence, handing each to `sink` with its index.
+    ///
+    /// # Errors
+    /// As [`V7Generator::generate`].
+    pub fn fill_with(&self, n: usize, mut sink: impl FnMut(usize, Uuid)) -> Result<()> {
+        const CHUNK: usize = 1024;
         if let V7Method::MonotonicRandom { .. } = self.method {
-            for slot in out {
-                *slot = self.generate()?;
+            for i in 0..n {
+                sink(i, self.generate()?);
             }
             return Ok(());
         }
-        for chunk in out.chunks_mut(4096) {
-            let first = self.reserve(chunk.len() as u64, self.random.next_u128())?;
-            for (i, slot) in chunk.iter_mut().enumerate() {
-                *slot = self.compose(first + i as u128, self.random.next_u64());
+        let mut tails = [0u8; 8 * CHUNK];
+        let mut start = 0;
+        while start < n {
+            let len = CHUNK.min(n - start);
+            let first = self.reserve(len as u64, self.random.next_u128())?;
+            self.random.fill(&mut tails[..8 * len]);
+            for (i, tail) in tails[..8 * len].chunks_exact(8).enumerate() {
+                let tail = u64::from_ne_bytes(tail.try_into().expect("8-byte chunk"));
+                sink(start + i, self.compose(first + i as u128, tail));
             }
+            start += len;
         }
         Ok(())
     }

@@ -36,3 +36,51 @@ pub fn new_from<R: RandomSource + ?Sized>(random: &R) -> Uuid {
     random.fill(&mut bytes);
     from_random_bytes(bytes)
 }
+
+/// Fills `out` with `out.len() / 16` version 4 UUIDs as 16-byte big-endian records, from one
+/// call to the thread CSPRNG.
+///
+/// # Errors
+/// [`crate::ErrorKind::InvalidLength`] unless `out.len()` is a multiple of 16.
+pub fn fill_bytes(out: &mut [u8]) -> crate::Result<()> {
+    if out.len() % 16 != 0 {
+        return Err(crate::Error::invalid_length(
+            "a buffer of UUIDs (a multiple of 16)",
+            out.len().next_multiple_of(16),
+            out.len(),
+        ));
+    }
+    ThreadRandom.fill(out);
+    for record in out.chunks_exact_mut(16) {
+        record[6] = (record[6] & 0x0F) | 0x40;
+        record[8] = (record[8] & 0x3F) | 0x80;
+    }
+    Ok(())
+}
+
+/// Fills `out` with version 4 UUIDs from one call to the thread CSPRNG.
+pub fn fill(out: &mut [Uuid]) {
+    let mut bytes = vec![0u8; out.len() * 16];
+    fill_bytes(&mut bytes).expect("a multiple of 16 bytes");
+    for (slot, record) in out.iter_mut().zip(bytes.chunks_exact(16)) {
+        *slot = Uuid::from_slice(record).expect("16-byte record");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bulk_records_are_version_4() {
+        let mut buf = vec![0u8; 16 * 1000];
+        super::fill_bytes(&mut buf).unwrap();
+        for record in buf.chunks_exact(16) {
+            let u = crate::Uuid::from_slice(record).unwrap();
+            assert_eq!(u.version_number(), Some(4));
+        }
+        let mut set: Vec<&[u8]> = buf.chunks_exact(16).collect();
+        set.sort_unstable();
+        set.dedup();
+        assert_eq!(set.len(), 1000);
+        assert!(super::fill_bytes(&mut [0u8; 17]).is_err());
+    }
+}

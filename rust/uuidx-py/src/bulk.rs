@@ -1,0 +1,121 @@
+//! Fast paths: UUIDs straight to strings, and bulk generation as lists or one `bytes` buffer
+//! (filled with the GIL released).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString};
+use uuidx_core::generator::GLOBAL_V7;
+use uuidx_core::{format, layout, Uuid};
+
+use crate::errors::IntoPy;
+use crate::exact::new_ascii_str;
+use crate::generators::{filled, uuid_list};
+
+fn hyphenated(py: Python<'_>, u: Uuid) -> PyResult<Bound<'_, PyString>> {
+    new_ascii_str(py, &format::hyphenated(u, false))
+}
+
+/// The canonical string of ``u`` (``str(u)``, RFC 9562 §4), computed in Rust.
+#[pyfunction]
+fn to_str<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+    hyphenated(u.py(), crate::uuid_arg(u, "u")?)
+}
+
+/// ``str(uuid4())`` without making the ``UUID`` object.
+#[pyfunction]
+fn uuid4_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
+    hyphenated(py, layout::v4::new())
+}
+
+/// ``str(uuid7())`` without making the ``UUID`` object; part of the same monotonic sequence.
+#[pyfunction]
+fn uuid7_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
+    hyphenated(py, GLOBAL_V7.generate().py_err()?)
+}
+
+fn v4_batch(py: Python<'_>, n: usize) -> PyResult<Vec<Uuid>> {
+    filled(py, n, |out| {
+        layout::v4::fill(out);
+        Ok(())
+    })
+}
+
+fn v7_batch(py: Python<'_>, n: usize) -> PyResult<Vec<Uuid>> {
+    filled(py, n, |out| GLOBAL_V7.fill(out))
+}
+
+fn str_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for &u in values {
+        list.append(hyphenated(py, u)?)?;
+    }
+    Ok(list)
+}
+
+/// ``n`` version 4 UUIDs as a list.
+#[pyfunction]
+fn uuid4_many(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyList>> {
+    uuid_list(py, &v4_batch(py, n)?)
+}
+
+/// ``n`` consecutive version 7 UUIDs of the process-wide sequence as a list.
+#[pyfunction]
+fn uuid7_many(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyList>> {
+    uuid_list(py, &v7_batch(py, n)?)
+}
+
+/// ``n`` version 4 UUIDs as a list of canonical strings.
+#[pyfunction]
+fn uuid4_str_many(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyList>> {
+    str_list(py, &v4_batch(py, n)?)
+}
+
+/// ``n`` consecutive version 7 UUIDs as a list of canonical strings.
+#[pyfunction]
+fn uuid7_str_many(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyList>> {
+    str_list(py, &v7_batch(py, n)?)
+}
+
+fn buffer(
+    py: Python<'_>,
+    n: usize,
+    fill: impl Fn(&mut [u8]) -> uuidx_core::Result<()> + Sync,
+) -> PyResult<Bound<'_, PyBytes>> {
+    let len = n.checked_mul(16).ok_or_else(|| {
+        pyo3::exceptions::PyOverflowError::new_err(format!("n = {n} UUIDs do not fit in memory"))
+    })?;
+    let mut result = Ok(());
+    let bytes = PyBytes::new_with(py, len, |buf| {
+        result = py.detach(|| fill(buf));
+        Ok(())
+    })?;
+    result.py_err()?;
+    Ok(bytes)
+}
+
+/// ``n`` version 4 UUIDs as one ``bytes`` of ``16 * n`` bytes (each UUID's 16 octets in
+/// network order), generated with the GIL released.
+#[pyfunction]
+fn uuid4_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
+    buffer(py, n, layout::v4::fill_bytes)
+}
+
+/// ``n`` consecutive version 7 UUIDs of the process-wide sequence as one ``bytes`` of
+/// ``16 * n`` bytes, generated with the GIL released.
+#[pyfunction]
+fn uuid7_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
+    buffer(py, n, |buf| GLOBAL_V7.fill_bytes(buf))
+}
+
+/// Adds the fast paths to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(to_str, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid4_str, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7_str, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid4_many, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7_many, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid4_str_many, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7_str_many, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid4_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(uuid7_bytes, m)?)?;
+    Ok(())
+}
