@@ -54,7 +54,47 @@ const URN_PREFIX: &[u8; 9] = b"urn:uuid:";
 /// assert!(err.to_string().contains("position 35"));
 /// ```
 pub fn parse(input: &str) -> Result<Uuid> {
-    parse_bytes(input.as_bytes()).map_err(|reason| parse_error(input, reason))
+    parse_bytes(input.as_bytes()).map_err(|reason| {
+        if input.is_ascii() {
+            parse_error(input, reason)
+        } else {
+            non_ascii_error(input)
+        }
+    })
+}
+
+/// The error for text with non-ASCII characters, with lengths and positions in characters:
+/// the input is parsed again with each character as one byte (non-ASCII ones as `0xFF`).
+#[cold]
+fn non_ascii_error(input: &str) -> Error {
+    let narrowed: Vec<u8> = input
+        .chars()
+        .map(|c| if c.is_ascii() { c as u8 } else { 0xFF })
+        .collect();
+    let fix = |position: usize| input.chars().nth(position).unwrap_or('\u{FFFD}');
+    let reason = match parse_bytes(&narrowed) {
+        Err(ParseReason::Char { position, .. }) => ParseReason::Char {
+            found: fix(position),
+            position,
+        },
+        Err(ParseReason::Hyphen { position, .. }) => ParseReason::Hyphen {
+            found: fix(position),
+            position,
+        },
+        Err(other) => other,
+        // Unreachable: a non-ASCII character is never accepted; report it all the same.
+        Ok(_) => {
+            let position = narrowed.iter().position(|&b| b == 0xFF).unwrap_or(0);
+            ParseReason::Char {
+                found: fix(position),
+                position,
+            }
+        }
+    };
+    Error::new(ErrorKind::Parse {
+        input: shorten(input),
+        reason,
+    })
 }
 
 /// Parses a byte string holding one of the accepted forms.
@@ -209,8 +249,17 @@ mod tests {
             ),
             ("f81d4fae-7dec-11d0-a765-00a0c91e6bfx", "'x' at position 35"),
             ("x81d4fae7dec11d0a76500a0c91e6bf6", "'x' at position 0"),
-            ("f81d4fae7dec11d0a76500a0c91e6bfé", "found 32"),
-            ("f81d4fae7dec11d0a76500a0c91e6bé", "'é' at position 30"),
+            ("f81d4fae7dec11d0a76500a0c91e6bfé", "'é' at position 31"),
+            (
+                "f81d4fae-7dec-11d0-a765-00a0c91e6bf\u{660}",
+                "at position 35",
+            ),
+            ("éf81d4fae-7dec-11d0-a765-00a0c91e6b", "found 35"),
+            (
+                "{f81d4fae-7dec-11d0-a765-00a0c91e6bfé}",
+                "'é' at position 36",
+            ),
+            ("f81d4fae7dec11d0a76500a0c91e6bé", "found 31"),
             ("(f81d4fae-7dec-11d0-a765-00a0c91e6bf6)", "'{'"),
             ("urn:uuix:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "urn:uuid:"),
             (

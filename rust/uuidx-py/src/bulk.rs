@@ -6,6 +6,7 @@ use pyo3::types::{PyBytes, PyList, PyString};
 use uuidx_core::generator::GLOBAL_V7;
 use uuidx_core::{format, layout, Uuid};
 
+use crate::convert::count_arg;
 use crate::errors::IntoPy;
 use crate::exact::new_ascii_str;
 use crate::generators::{filled, uuid_list};
@@ -53,26 +54,26 @@ fn str_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList
 
 /// ``n`` version 4 UUIDs as a list.
 #[pyfunction]
-fn uuid4_many(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyList>> {
-    uuid_list(py, &v4_batch(py, n)?)
+fn uuid4_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    uuid_list(py, &v4_batch(py, count_arg(n, "n")?)?)
 }
 
 /// ``n`` consecutive version 7 UUIDs of the process-wide sequence as a list.
 #[pyfunction]
-fn uuid7_many(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyList>> {
-    uuid_list(py, &v7_batch(py, n)?)
+fn uuid7_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    uuid_list(py, &v7_batch(py, count_arg(n, "n")?)?)
 }
 
 /// ``n`` version 4 UUIDs as a list of canonical strings.
 #[pyfunction]
-fn uuid4_str_many(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyList>> {
-    str_list(py, &v4_batch(py, n)?)
+fn uuid4_str_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    str_list(py, &v4_batch(py, count_arg(n, "n")?)?)
 }
 
 /// ``n`` consecutive version 7 UUIDs as a list of canonical strings.
 #[pyfunction]
-fn uuid7_str_many(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyList>> {
-    str_list(py, &v7_batch(py, n)?)
+fn uuid7_str_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    str_list(py, &v7_batch(py, count_arg(n, "n")?)?)
 }
 
 fn buffer(
@@ -95,15 +96,15 @@ fn buffer(
 /// ``n`` version 4 UUIDs as one ``bytes`` of ``16 * n`` bytes (each UUID's 16 octets in
 /// network order), generated with the GIL released.
 #[pyfunction]
-fn uuid4_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
-    buffer(py, n, layout::v4::fill_bytes)
+fn uuid4_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    buffer(py, count_arg(n, "n")?, layout::v4::fill_bytes)
 }
 
 /// ``n`` consecutive version 7 UUIDs of the process-wide sequence as one ``bytes`` of
 /// ``16 * n`` bytes, generated with the GIL released.
 #[pyfunction]
-fn uuid7_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
-    buffer(py, n, |buf| GLOBAL_V7.fill_bytes(buf))
+fn uuid7_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    buffer(py, count_arg(n, "n")?, |buf| GLOBAL_V7.fill_bytes(buf))
 }
 
 /// Adds the fast paths to the module.

@@ -172,3 +172,43 @@ pub fn namespace(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
     let raw = buffer_bytes(&bytes).ok_or_else(|| not_a_uuid(obj))?;
     Uuid::from_slice(&raw).map_err(|_| not_a_uuid(obj))
 }
+
+/// A `str` argument, or `TypeError` naming it.
+pub fn str_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, str>> {
+    obj.cast::<PyString>()
+        .map_err(|_| type_error(what, "a str", obj))?
+        .to_cow()
+}
+
+/// A count of items: an int from 0 to 2**64 - 1 that fits in memory's address space.
+pub fn count_arg(obj: &Bound<'_, PyAny>, what: &'static str) -> PyResult<usize> {
+    let n = field_u64(obj, what, 64)?;
+    usize::try_from(n).map_err(|_| {
+        PyValueError::new_err(
+            uuidx_core::Error::field_out_of_range(what, n, usize::BITS).to_string(),
+        )
+    })
+}
+
+/// Nanoseconds since the Unix epoch, any sign; values beyond `i128` are reported as out of
+/// range (`ValueError`) like any other instant a layout cannot hold.
+pub fn unix_ns_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
+    if !is_integer(obj) {
+        return Err(type_error(
+            "unix_ns",
+            "an int (nanoseconds since 1970)",
+            obj,
+        ));
+    }
+    obj.extract::<i128>().map_err(|err| {
+        if err.is_instance_of::<PyOverflowError>(obj.py()) {
+            PyValueError::new_err(format!(
+                "timestamp {} ns since the Unix epoch is out of range for a version 7 UUID \
+                 (1970 to the year 10889)",
+                short_repr(obj)
+            ))
+        } else {
+            err
+        }
+    })
+}

@@ -100,10 +100,23 @@ fn slot_offset(py: Python<'_>, ty: &Bound<'_, PyType>, name: &str) -> PyResult<O
     };
     // SAFETY: reading `tp_basicsize` of a live type object.
     let basicsize = unsafe { (*ty.as_type_ptr()).tp_basicsize };
-    let aligned = offset % core::mem::size_of::<*mut ffi::PyObject>() as isize == 0;
-    let inside = offset >= core::mem::size_of::<ffi::PyObject>() as isize
-        && offset + core::mem::size_of::<*mut ffi::PyObject>() as isize <= basicsize;
+    let pointer = isize::try_from(core::mem::size_of::<*mut ffi::PyObject>()).unwrap_or(isize::MAX);
+    let header = isize::try_from(core::mem::size_of::<ffi::PyObject>()).unwrap_or(isize::MAX);
+    let aligned = offset % pointer == 0;
+    let inside = offset >= header && offset + pointer <= basicsize;
     Ok((type_code == T_OBJECT_EX && aligned && inside).then_some(offset))
+}
+
+/// The address of the object slot at `offset` bytes into `obj`.
+///
+/// # Safety
+/// `offset` must come from `slot_offset` for `obj`'s type or a base of it: then it is inside
+/// the object and pointer-aligned (checked there), so the cast is aligned.
+#[inline]
+#[allow(clippy::cast_ptr_alignment)]
+unsafe fn slot(obj: *mut ffi::PyObject, offset: isize) -> *mut *mut ffi::PyObject {
+    // SAFETY: per the function's contract.
+    unsafe { obj.cast::<u8>().offset(offset).cast::<*mut ffi::PyObject>() }
 }
 
 /// A new exact `uuid.UUID` whose `int` is `value` and whose `is_safe` is
@@ -127,9 +140,8 @@ pub fn new_uuid(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
         if obj.is_null() {
             return Err(PyErr::fetch(py));
         }
-        let base = obj.cast::<u8>();
-        *base.offset(int_offset).cast::<*mut ffi::PyObject>() = int.into_ptr();
-        *base.offset(safe_offset).cast::<*mut ffi::PyObject>() = t.unknown.clone_ref(py).into_ptr();
+        *slot(obj, int_offset) = int.into_ptr();
+        *slot(obj, safe_offset) = t.unknown.clone_ref(py).into_ptr();
         Ok(Bound::from_owned_ptr(py, obj))
     }
 }
@@ -146,12 +158,7 @@ pub fn uuid_int(obj: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
     if let Some((int_offset, _)) = t.slots {
         // SAFETY: `obj` is an instance of `uuid.UUID` or a subclass, which inherits the slot at
         // the same offset (invariant 1); the slot holds a borrowed reference or NULL.
-        let slot = unsafe {
-            *obj.as_ptr()
-                .cast::<u8>()
-                .offset(int_offset)
-                .cast::<*mut ffi::PyObject>()
-        };
+        let slot = unsafe { *slot(obj.as_ptr(), int_offset) };
         if !slot.is_null() {
             // SAFETY: a non-NULL slot holds a live object owned by `obj`, which outlives this use.
             let int = unsafe { Bound::from_borrowed_ptr(py, slot) };

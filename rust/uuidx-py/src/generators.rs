@@ -2,6 +2,7 @@
 //! helpers. Each class wraps a lock-free `uuidx-core` generator and is `frozen`, so it can be
 //! shared between threads (free-threaded Python included) without any lock.
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use uuidx_core::generator::{GregorianGenerator, RollbackPolicy, V7Generator as CoreV7, V7Method};
@@ -9,12 +10,23 @@ use uuidx_core::layout::v7;
 use uuidx_core::random::ThreadRandom;
 use uuidx_core::Uuid;
 
-use crate::convert::{field_u64, type_error};
+use crate::convert::{count_arg, field_u64, str_arg, unix_ns_arg};
 use crate::errors::IntoPy;
 use crate::exact::new_uuid;
 
-fn policy(name: &str) -> PyResult<RollbackPolicy> {
-    RollbackPolicy::from_name(name).py_err()
+fn policy(name: &Bound<'_, PyAny>) -> PyResult<RollbackPolicy> {
+    RollbackPolicy::from_name(&str_arg(name, "rollback_policy")?).py_err()
+}
+
+fn allowance(ns: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    ns.map_or(
+        Ok(uuidx_core::generator::DEFAULT_ROLLBACK_ALLOWANCE_NS),
+        |ns| field_u64(ns, "rollback_allowance_ns", 64),
+    )
+}
+
+fn policy_or_default(name: Option<&Bound<'_, PyAny>>) -> PyResult<RollbackPolicy> {
+    name.map_or(Ok(RollbackPolicy::Reset), policy)
 }
 
 /// The UUIDs of `values` as a list of exact `uuid.UUID`.
@@ -56,16 +68,36 @@ pub struct V7Generator {
 #[pymethods]
 impl V7Generator {
     #[new]
-    #[pyo3(signature = (method="submillisecond", bits=None, *, rollback_allowance_ns=10_000_000_000, rollback_policy="reset"))]
+    #[pyo3(
+        signature = (method=None, bits=None, *, rollback_allowance_ns=None, rollback_policy=None),
+        text_signature = "(method='submillisecond', bits=None, *, rollback_allowance_ns=10000000000, rollback_policy='reset')"
+    )]
     fn new(
-        method: &str,
-        bits: Option<u32>,
-        rollback_allowance_ns: u64,
-        rollback_policy: &str,
+        method: Option<&Bound<'_, PyAny>>,
+        bits: Option<&Bound<'_, PyAny>>,
+        rollback_allowance_ns: Option<&Bound<'_, PyAny>>,
+        rollback_policy: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let method = V7Method::from_name(method, bits).py_err()?;
-        let inner =
-            CoreV7::new(method, rollback_allowance_ns, policy(rollback_policy)?).py_err()?;
+        let name = method.map(|m| str_arg(m, "method")).transpose()?;
+        let bits = bits
+            .filter(|b| !b.is_none())
+            .map(|b| {
+                let wide = field_u64(b, "bits", 32)?;
+                u32::try_from(wide).map_err(|_| {
+                    PyValueError::new_err(
+                        uuidx_core::Error::field_out_of_range("bits", wide, 32).to_string(),
+                    )
+                })
+            })
+            .transpose()?;
+        let method =
+            V7Method::from_name(name.as_deref().unwrap_or("submillisecond"), bits).py_err()?;
+        let inner = CoreV7::new(
+            method,
+            allowance(rollback_allowance_ns)?,
+            policy_or_default(rollback_policy)?,
+        )
+        .py_err()?;
         Ok(Self { inner })
     }
 
@@ -75,8 +107,8 @@ impl V7Generator {
     }
 
     /// ``n`` consecutive UUIDs of this generator's sequence, as a list.
-    fn many<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyList>> {
-        let values = filled(py, n, |out| self.inner.fill(out))?;
+    fn many<'py>(&self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let values = filled(py, count_arg(n, "n")?, |out| self.inner.fill(out))?;
         uuid_list(py, &values)
     }
 
@@ -131,10 +163,17 @@ macro_rules! gregorian_class {
         #[pymethods]
         impl $name {
             #[new]
-            #[pyo3(signature = (node=None, *, rollback_allowance_ns=10_000_000_000, rollback_policy="reset"))]
-            fn new(node: Option<&Bound<'_, PyAny>>, rollback_allowance_ns: u64, rollback_policy: &str) -> PyResult<Self> {
+            #[pyo3(
+                signature = (node=None, *, rollback_allowance_ns=None, rollback_policy=None),
+                text_signature = "(node=None, *, rollback_allowance_ns=10000000000, rollback_policy='reset')"
+            )]
+            fn new(
+                node: Option<&Bound<'_, PyAny>>,
+                rollback_allowance_ns: Option<&Bound<'_, PyAny>>,
+                rollback_policy: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Self> {
                 let node = node.filter(|n| !n.is_none()).map(|n| field_u64(n, "node", 48)).transpose()?;
-                let inner = GregorianGenerator::new($version, node, rollback_allowance_ns, policy(rollback_policy)?).py_err()?;
+                let inner = GregorianGenerator::new($version, node, allowance(rollback_allowance_ns)?, policy_or_default(rollback_policy)?).py_err()?;
                 Ok(Self { inner })
             }
 
@@ -184,11 +223,6 @@ gregorian_class!(
     1,
     "A monotonic version 1 generator with its own state (RFC 9562 §5.1, §6.1)."
 );
-
-fn unix_ns_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
-    obj.extract::<i128>()
-        .map_err(|_| type_error("unix_ns", "an int (nanoseconds since 1970)", obj))
-}
 
 /// A version 7 UUID for ``unix_ns`` (nanoseconds since 1970): its millisecond, the
 /// sub-millisecond fraction in ``rand_a`` and 62 random bits. Not part of the monotonic

@@ -287,7 +287,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             ));
         }
         self.fill_with(out.len() / 16, |i, u| {
-            out[16 * i..16 * i + 16].copy_from_slice(&u.to_bytes())
+            out[16 * i..16 * i + 16].copy_from_slice(&u.to_bytes());
         })
     }
 
@@ -310,7 +310,9 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             let first = self.reserve(len as u64, self.random.next_u128())?;
             self.random.fill(&mut tails[..8 * len]);
             for (i, tail) in tails[..8 * len].chunks_exact(8).enumerate() {
-                let tail = u64::from_ne_bytes(tail.try_into().expect("8-byte chunk"));
+                let mut word = [0u8; 8];
+                word.copy_from_slice(tail);
+                let tail = u64::from_ne_bytes(word);
                 sink(start + i, self.compose(first + i as u128, tail));
             }
             start += len;

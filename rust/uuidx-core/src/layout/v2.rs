@@ -125,7 +125,7 @@ pub fn new(
 ) -> Result<Uuid> {
     check_field("local_domain", local_domain, 8)?;
     check_field("local_id", local_id, 32)?;
-    check_field("timestamp", timestamp, 60)?;
+    check_field("time_100ns", timestamp, 60)?;
     check_field("clock_seq", clock_seq, 6)?;
     check_field("node", node, 48)?;
     let ts = timestamp as u128;

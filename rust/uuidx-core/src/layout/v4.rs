@@ -61,9 +61,11 @@ pub fn fill_bytes(out: &mut [u8]) -> crate::Result<()> {
 /// Fills `out` with version 4 UUIDs from one call to the thread CSPRNG.
 pub fn fill(out: &mut [Uuid]) {
     let mut bytes = vec![0u8; out.len() * 16];
-    fill_bytes(&mut bytes).expect("a multiple of 16 bytes");
+    ThreadRandom.fill(&mut bytes);
     for (slot, record) in out.iter_mut().zip(bytes.chunks_exact(16)) {
-        *slot = Uuid::from_slice(record).expect("16-byte record");
+        let mut octets = [0u8; 16];
+        octets.copy_from_slice(record);
+        *slot = from_random_bytes(octets);
     }
 }
 

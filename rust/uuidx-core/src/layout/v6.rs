@@ -66,7 +66,7 @@ impl Fields {
 /// assert_eq!(u.to_string(), "1ec9414c-232a-6b00-b3c8-9f6bdeced846");
 /// ```
 pub fn new(timestamp: u64, clock_seq: u64, node: u64) -> Result<Uuid> {
-    check_field("timestamp", timestamp, 60)?;
+    check_field("time_100ns", timestamp, 60)?;
     check_field("clock_seq", clock_seq, 14)?;
     check_field("node", node, 48)?;
     Ok(build(timestamp, clock_seq as u16, node))

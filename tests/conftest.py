@@ -1,0 +1,54 @@
+"""Shared fixtures: the RFC 9562 test vectors.
+
+The vectors live next to the specification, in ``../shared/spec/rfc9562-vectors.json`` relative
+to the repository (``UUIDX_VECTORS`` overrides the path).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import settings
+
+# No per-example deadline: a 2-core CI machine running threads and subprocesses is too noisy
+# for one, and no test here is about speed.
+settings.register_profile("uuidx", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "uuidx"))
+
+DEFAULT_VECTORS = Path(__file__).resolve().parents[2] / "shared/spec/rfc9562-vectors.json"
+
+
+def vectors_path() -> Path:
+    """Where the vectors JSON is: ``$UUIDX_VECTORS`` or the shared spec directory."""
+    return Path(os.environ.get("UUIDX_VECTORS", DEFAULT_VECTORS))
+
+
+@lru_cache(maxsize=None)
+def load_vectors() -> dict[str, Any]:
+    """The parsed vectors file (read once)."""
+    with vectors_path().open(encoding="utf-8") as f:
+        data: dict[str, Any] = json.load(f)
+    return data
+
+
+def _vector_id(vector: dict[str, Any]) -> str:
+    kind = str(vector.get("kind", "")).split(" ")[0]
+    return f"v{vector['version']}" + (f"-{kind}" if kind else "")
+
+
+@pytest.fixture(scope="session")
+def vectors() -> dict[str, Any]:
+    """The whole vectors file: ``format_example``, ``nil``, ``max``, ``namespaces``, ``vectors``."""
+    return load_vectors()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrizes any test that takes a ``vector`` argument with every entry of ``vectors``."""
+    if "vector" in metafunc.fixturenames:
+        entries: list[dict[str, Any]] = load_vectors()["vectors"]
+        metafunc.parametrize("vector", entries, ids=[_vector_id(v) for v in entries])

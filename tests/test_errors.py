@@ -1,0 +1,594 @@
+"""Bad input to every public function: the exception type (as the stdlib where it has the
+function) and a message that names the bad value (its repr, or its str for numbers and text)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import uuid
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any, Union
+
+import pytest
+
+import uuidx
+from uuidx import layout
+
+UTC = dt.timezone.utc
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
+VALID = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+
+
+def raises_naming(
+    exc: type[BaseException], bad: object, func: Callable[..., object], *args: Any, **kwargs: Any
+) -> str:
+    """Calls ``func``, expects ``exc``, and checks that the message names ``bad``."""
+    with pytest.raises(exc) as info:
+        func(*args, **kwargs)
+    message = str(info.value)
+    kind = type(info.value).__name__
+    assert names(message, bad), f"{kind} message {message!r} does not name {bad!r}"
+    return message
+
+
+def names(message: str, bad: object) -> bool:
+    """Whether ``message`` shows ``bad``: its repr (Python's quotes or Rust's double quotes
+    for text), a UUID's str, or for numbers their digits as a whole number."""
+    if bad is None:
+        return re.search(r"\bNone\b(?!Type)", message) is not None
+    if repr(bad) in message:
+        return True
+    if isinstance(bad, str):
+        return f'"{bad}"' in message
+    if isinstance(bad, uuid.UUID):
+        return str(bad) in message
+    if isinstance(bad, (int, float, Decimal)) and not isinstance(bad, bool):
+        return re.search(rf"(?<![\d.]){re.escape(str(bad))}(?![\d.])", message) is not None
+    return False
+
+
+# --- parse --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "bad", [5, None, 1.5, VALID.encode(), bytearray(VALID.encode()), uuid.UUID(VALID), [VALID]]
+)
+def test_parse_non_str_is_type_error(bad: object) -> None:
+    message = raises_naming(TypeError, bad, uuidx.parse, bad)
+    assert type(bad).__name__ in message
+
+
+PARSE_CASES: list[tuple[str, str]] = [
+    ("", "found 0"),
+    ("f81d4fae-7dec-11d0-a765-00a0c91e6bf", "found 35"),
+    ("f81d4fae-7dec-11d0-a765-00a0c91e6bf66", "found 37"),
+    ("f81d4fae-7dec-11d0-a765-00a0c91e6bfg", "position 35"),
+    ("g81d4fae-7dec-11d0-a765-00a0c91e6bf6", "position 0"),
+    ("f81d4fae_7dec-11d0-a765-00a0c91e6bf6", "position 8"),
+    ("f81d4fae-7dec-11d0-a765+00a0c91e6bf6", "position 23"),
+    ("f81d4fae-7dec-11d0-a765-00a0c91e6bf ", "position 35"),
+    (" f81d4fae-7dec-11d0-a765-00a0c91e6bf", "expected '-' at position 8"),
+    ("+81d4fae-7dec-11d0-a765-00a0c91e6bf6", "position 0"),
+    ("f81d4fae7dec11d0a76500a0c91e6bfx", "position 31"),
+    ("0xf81d4fae7dec11d0a76500a0c91e6b", "position 1"),
+    ("f81d4fae7dec11d0a76500a0c91e6bf_", "position 31"),
+    ("{f81d4fae-7dec-11d0-a765-00a0c91e6bfZ}", "position 36"),
+    ("{f81d4fae-7dec-11d0-a765_00a0c91e6bf6}", "position 24"),
+    ("(f81d4fae-7dec-11d0-a765-00a0c91e6bf6)", "'{'"),
+    ("{f81d4fae-7dec-11d0-a765-00a0c91e6bf6{", "'}'"),
+    ("urn:uuix:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "urn:uuid:"),
+    ("urn:uuid:f81d4fae-7dec-11d0+a765-00a0c91e6bf6", "position 27"),
+    ("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bfG", "position 44"),
+    ("urn:uuid:f81d4fae7dec11d0a76500a0c91e6bf6", "found 41"),
+    ("f81d4fae7dec11d0a76500a0c91e6b\u00e9", "found 31"),
+]
+
+
+@pytest.mark.parametrize(("bad", "fragment"), PARSE_CASES, ids=[repr(c[0]) for c in PARSE_CASES])
+def test_parse_malformed_is_value_error_with_position(bad: str, fragment: str) -> None:
+    message = raises_naming(ValueError, bad, uuidx.parse, bad)
+    assert fragment in message
+    with pytest.raises(ValueError):
+        uuidx.parse(bad.upper())
+
+
+def test_parse_long_input_is_shortened_but_named() -> None:
+    bad = "x" * 1000
+    with pytest.raises(ValueError) as info:
+        uuidx.parse(bad)
+    message = str(info.value)
+    assert "x" * 60 in message
+    assert "found 1000" in message
+    assert len(message) < 400
+
+
+NON_ASCII_CASES: list[tuple[str, tuple[str, ...]]] = [
+    # 36 characters, the last one a non-ASCII digit: the hyphenated length is right, the
+    # character is wrong.
+    ("f81d4fae-7dec-11d0-a765-00a0c91e6bf\u0660", ("position 35",)),
+    # 32 characters, the last one non-ASCII.
+    ("f81d4fae7dec11d0a76500a0c91e6bf\u00e9", ("position 31",)),
+    # 38 characters, braced, one non-ASCII.
+    ("{f81d4fae-7dec-11d0-a765-00a0c91e6bf\u00e9}", ("position 36",)),
+    # 35 characters (37 UTF-8 bytes): a length problem, or the 'é' at position 0.
+    ("\u00e9f81d4fae-7dec-11d0-a765-00a0c91e6b", ("found 35", "position 0")),
+]
+
+
+@pytest.mark.parametrize(
+    ("bad", "fragments"), NON_ASCII_CASES, ids=["36-chars", "32-chars", "38-chars", "35-chars"]
+)
+def test_parse_non_ascii_reports_the_real_problem(bad: str, fragments: tuple[str, ...]) -> None:
+    """Lengths and positions are in characters, as the message says: a string of an accepted
+    length must not be reported as having the wrong length."""
+    message = raises_naming(ValueError, bad, uuidx.parse, bad)
+    assert any(f in message for f in fragments), message
+    assert f"found {len(bad)}" not in message or len(bad) not in (32, 36, 38, 45), message
+
+
+def test_parse_lone_surrogate_is_value_error() -> None:
+    with pytest.raises(ValueError):
+        uuidx.parse("f81d4fae-7dec-11d0-a765-00a0c91e6bf\ud800")
+
+
+# --- uuid1 / uuid6 / uuid8 ------------------------------------------------------------------
+
+WRONG_INTS: list[object] = ["1", 1.0, 1.5, b"\x01", Decimal(1), [1], object()]
+
+
+@pytest.mark.parametrize("bad", WRONG_INTS, ids=lambda b: type(b).__name__)
+@pytest.mark.parametrize("arg", ["node", "clock_seq"])
+@pytest.mark.parametrize("func", [uuidx.uuid1, uuidx.uuid6], ids=["uuid1", "uuid6"])
+def test_uuid1_uuid6_wrong_type(func: Callable[..., object], arg: str, bad: object) -> None:
+    message = raises_naming(TypeError, bad, func, **{arg: bad})
+    assert arg in message
+
+
+@pytest.mark.parametrize("bad", WRONG_INTS, ids=lambda b: type(b).__name__)
+@pytest.mark.parametrize("arg", ["a", "b", "c"])
+def test_uuid8_wrong_type(arg: str, bad: object) -> None:
+    raises_naming(TypeError, bad, uuidx.uuid8, **{arg: bad})
+
+
+@pytest.mark.parametrize("bad", WRONG_INTS[:3], ids=lambda b: type(b).__name__)
+def test_stdlib_also_rejects_these_types(bad: object) -> None:
+    # The stdlib masks with '&', which floats and strings do not support.
+    with pytest.raises(TypeError):
+        uuid.uuid1(clock_seq=bad)  # type: ignore[arg-type]
+
+
+def test_none_means_default() -> None:
+    for u in (uuidx.uuid1(None, None), uuidx.uuid6(None, None), uuidx.uuid8(None, None, None)):
+        assert type(u) is uuid.UUID
+    assert uuidx.uuid1(None, 5).clock_seq == 5
+    assert uuidx.uuid6(None, 5).node == uuidx.process_node()
+
+
+@pytest.mark.parametrize("node", [1 << 48, (1 << 48) + 1, -1, 1 << 64, 1 << 70, -(1 << 70)])
+def test_uuid1_node_out_of_range(node: int) -> None:
+    with pytest.raises(ValueError):
+        uuid.uuid1(node=node)
+    message = raises_naming(ValueError, node, uuidx.uuid1, node=node)
+    assert "node" in message
+
+
+# --- name-based ---------------------------------------------------------------------------
+
+NAME_BASED: list[tuple[str, Callable[..., uuid.UUID]]] = [
+    ("uuid3", uuidx.uuid3),
+    ("uuid5", uuidx.uuid5),
+    ("uuid8_name", uuidx.uuid8_name),
+]
+NAME_BASED_IDS = [n for n, _ in NAME_BASED]
+NAME_BASED_FUNCS = [f for _, f in NAME_BASED]
+
+
+class ShortBytes:
+    bytes = b"\x00" * 15
+
+    def __repr__(self) -> str:
+        return "ShortBytes()"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [VALID, None, 5, VALID.encode(), uuid.UUID(VALID).bytes, object, ShortBytes()],
+    ids=["str", "None", "int", "bytes36", "bytes16", "type", "short-bytes"],
+)
+@pytest.mark.parametrize("func", NAME_BASED_FUNCS, ids=NAME_BASED_IDS)
+def test_namespace_not_a_uuid(func: Callable[..., uuid.UUID], bad: object) -> None:
+    with pytest.raises(uuidx.NamespaceTypeError) as info:
+        func(bad, "name")
+    assert isinstance(info.value, TypeError)
+    assert isinstance(info.value, AttributeError)
+    message = str(info.value)
+    assert repr(bad) in message, message
+    # Code written for the stdlib catches AttributeError; it keeps working.
+    with pytest.raises(AttributeError):
+        func(bad, "name")
+    with pytest.raises(TypeError):
+        func(bad, "name")
+
+
+def test_namespace_error_class() -> None:
+    assert issubclass(uuidx.NamespaceTypeError, TypeError)
+    assert issubclass(uuidx.NamespaceTypeError, AttributeError)
+    assert uuidx.NamespaceTypeError.__module__ == "uuidx"
+    # The stdlib raises AttributeError for the same inputs.
+    for bad in (VALID, None, 5):
+        with pytest.raises(AttributeError):
+            uuid.uuid3(bad, "name")  # type: ignore[arg-type]
+        with pytest.raises(AttributeError):
+            uuid.uuid5(bad, "name")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [5, None, 1.5, ["a"], object()], ids=lambda b: type(b).__name__)
+@pytest.mark.parametrize("func", NAME_BASED_FUNCS, ids=NAME_BASED_IDS)
+def test_name_of_wrong_type(func: Callable[..., uuid.UUID], bad: object) -> None:
+    message = raises_naming(TypeError, bad, func, uuidx.NAMESPACE_DNS, bad)
+    assert "name" in message
+
+
+def test_stdlib_rejects_int_names_too() -> None:
+    with pytest.raises(TypeError):
+        uuid.uuid3(uuid.NAMESPACE_DNS, 5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        uuid.uuid5(uuid.NAMESPACE_DNS, 5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["\ud800", "abc\udfff", "\ud83d"])
+@pytest.mark.parametrize("func", NAME_BASED_FUNCS, ids=NAME_BASED_IDS)
+def test_lone_surrogate_is_unicode_encode_error(func: Callable[..., uuid.UUID], name: str) -> None:
+    with pytest.raises(UnicodeEncodeError):
+        uuid.uuid3(uuid.NAMESPACE_DNS, name)
+    with pytest.raises(UnicodeEncodeError):
+        func(uuidx.NAMESPACE_DNS, name)
+
+
+@pytest.mark.parametrize("algorithm", ["md5", "sha1", "SHA256", "sha-256", "sha224", "", "blake2b"])
+def test_unknown_algorithm(algorithm: str) -> None:
+    message = raises_naming(
+        ValueError, algorithm, uuidx.uuid8_name, uuidx.NAMESPACE_DNS, "x", algorithm
+    )
+    assert "sha256" in message  # says what is accepted
+    assert f'"{algorithm}"' in message or repr(algorithm) in message
+
+
+@pytest.mark.parametrize("algorithm", [5, b"sha256", 1.5])
+def test_algorithm_of_wrong_type(algorithm: object) -> None:
+    raises_naming(TypeError, algorithm, uuidx.uuid8_name, uuidx.NAMESPACE_DNS, "x", algorithm)
+
+
+# --- layout constructors -------------------------------------------------------------------
+
+LAYOUTS: dict[str, tuple[Callable[..., uuid.UUID], list[tuple[str, int]]]] = {
+    "v1": (layout.v1, [("time_100ns", 60), ("clock_seq", 14), ("node", 48)]),
+    "v2": (
+        layout.v2,
+        [("local_domain", 8), ("local_id", 32), ("time_100ns", 60), ("clock_seq", 6), ("node", 48)],
+    ),
+    "v6": (layout.v6, [("time_100ns", 60), ("clock_seq", 14), ("node", 48)]),
+    "v7": (layout.v7, [("unix_ts_ms", 48), ("rand_a", 12), ("rand_b", 62)]),
+    "v8": (layout.v8, [("custom_a", 48), ("custom_b", 12), ("custom_c", 62)]),
+}
+FIELD_CASES = [
+    (name, index, field, bits)
+    for name, (_, spec) in LAYOUTS.items()
+    for index, (field, bits) in enumerate(spec)
+]
+
+
+def _args(name: str, index: int, value: object) -> list[object]:
+    args: list[object] = [0] * len(LAYOUTS[name][1])
+    args[index] = value
+    return args
+
+
+@pytest.mark.parametrize(
+    ("name", "index", "field", "bits"), FIELD_CASES, ids=[f"{c[0]}-{c[2]}" for c in FIELD_CASES]
+)
+def test_layout_field_out_of_range(name: str, index: int, field: str, bits: int) -> None:
+    func = LAYOUTS[name][0]
+    # The largest value fits and lands in the field.
+    top = func(*_args(name, index, (1 << bits) - 1))
+    assert type(top) is uuid.UUID
+    f = layout.fields(top)
+    if field in f._fields:
+        assert getattr(f, field) == (1 << bits) - 1
+    for bad in (1 << bits, (1 << bits) + 1, -1, -(1 << 70), 1 << 64, (1 << 64) + 1, 1 << 100):
+        message = raises_naming(ValueError, bad, func, *_args(name, index, bad))
+        assert field in message, message
+        assert str(bits) in message, message
+
+
+@pytest.mark.parametrize(
+    ("name", "index", "field", "bits"), FIELD_CASES, ids=[f"{c[0]}-{c[2]}" for c in FIELD_CASES]
+)
+def test_layout_field_wrong_type(name: str, index: int, field: str, bits: int) -> None:
+    func = LAYOUTS[name][0]
+    for bad in ("1", 1.0, None, b"\x01"):
+        message = raises_naming(TypeError, bad, func, *_args(name, index, bad))
+        assert field in message, message
+
+
+@pytest.mark.parametrize("size", [0, 15, 17, 32])
+def test_layout_v4_wrong_length(size: int) -> None:
+    with pytest.raises(ValueError) as info:
+        layout.v4(bytes(size))
+    message = str(info.value)
+    assert "16" in message and str(size) in message, message
+
+
+@pytest.mark.parametrize("bad", [5, None, "x" * 16, [0] * 16], ids=lambda b: type(b).__name__)
+def test_layout_v4_not_bytes(bad: object) -> None:
+    raises_naming(TypeError, bad, layout.v4, bad)
+
+
+# --- decomposition and conversions ---------------------------------------------------------
+
+UUID_TAKERS: list[tuple[str, Callable[[Any], object]]] = [
+    ("fields", layout.fields),
+    ("timestamp_ns", uuidx.timestamp_ns),
+    ("to_datetime", uuidx.to_datetime),
+    ("v1_to_v6", uuidx.v1_to_v6),
+    ("v6_to_v1", uuidx.v6_to_v1),
+]
+
+
+@pytest.mark.parametrize(
+    "bad", [VALID, None, 5, uuid.UUID(VALID).bytes, 1 << 100], ids=lambda b: type(b).__name__
+)
+@pytest.mark.parametrize("func", [f for _, f in UUID_TAKERS], ids=[n for n, _ in UUID_TAKERS])
+def test_non_uuid_is_type_error(func: Callable[[Any], object], bad: object) -> None:
+    raises_naming(TypeError, bad, func, bad)
+
+
+WRONG_VERSION: list[tuple[str, Callable[[Any], object], list[uuid.UUID]]] = [
+    (
+        "fields",
+        layout.fields,
+        [
+            uuid.UUID(int=1),  # NCS variant
+            uuid.UUID("00000000-0000-0000-c000-000000000000"),  # Microsoft variant
+            uuid.UUID("00000000-0000-0000-e000-000000000000"),  # future variant
+            uuid.UUID("00000000-0000-0000-8000-000000000000"),  # RFC variant, version 0
+            uuid.UUID("00000000-0000-9000-8000-000000000000"),  # version 9
+            uuid.UUID("00000000-0000-f000-8000-000000000000"),  # version 15
+        ],
+    ),
+    (
+        "timestamp_ns",
+        uuidx.timestamp_ns,
+        [uuidx.uuid4(), uuidx.uuid3(uuidx.NAMESPACE_DNS, "x"), uuidx.uuid8(), uuidx.NIL,
+         layout.v2(0, 0, 0, 0, 0), uuid.UUID(int=1)],
+    ),
+    (
+        "to_datetime",
+        uuidx.to_datetime,
+        [uuidx.uuid4(), uuidx.uuid5(uuidx.NAMESPACE_DNS, "x"), uuidx.uuid8(), uuidx.MAX],
+    ),
+    ("v1_to_v6", uuidx.v1_to_v6, [uuidx.uuid6(), uuidx.uuid4(), uuidx.uuid7(), uuidx.NIL]),
+    ("v6_to_v1", uuidx.v6_to_v1, [uuidx.uuid1(), uuidx.uuid4(), uuidx.uuid7(), uuidx.MAX]),
+]
+
+
+@pytest.mark.parametrize(
+    ("func", "bad_uuids"),
+    [(f, u) for _, f, u in WRONG_VERSION],
+    ids=[n for n, _, _ in WRONG_VERSION],
+)
+def test_wrong_version_is_value_error(
+    func: Callable[[Any], object], bad_uuids: list[uuid.UUID]
+) -> None:
+    for bad in bad_uuids:
+        raises_naming(ValueError, bad, func, bad)
+
+
+def test_to_datetime_beyond_year_9999() -> None:
+    for ms in ((1 << 48) - 1, 253_402_300_800_000):  # year 10889, and 10000-01-01
+        u = layout.v7(ms, 0, 0)
+        raises_naming(ValueError, u, uuidx.to_datetime, u)
+    # The last millisecond of 9999 still works.
+    last = uuidx.to_datetime(layout.v7(253_402_300_799_999, 0, 0))
+    assert last == dt.datetime(9999, 12, 31, 23, 59, 59, 999000, tzinfo=UTC)
+
+
+# --- v7 time helpers -----------------------------------------------------------------------
+
+TIME_FUNCS: list[tuple[str, Callable[[Any], object]]] = [
+    ("uuid7_at", uuidx.uuid7_at),
+    ("min_uuid7", uuidx.min_uuid7),
+    ("max_uuid7", uuidx.max_uuid7),
+    ("uuid7_bounds", uuidx.uuid7_bounds),
+]
+TIME_IDS = [n for n, _ in TIME_FUNCS]
+TIME_CALLS = [f for _, f in TIME_FUNCS]
+
+
+@pytest.mark.parametrize("func", TIME_CALLS, ids=TIME_IDS)
+def test_naive_datetime(func: Callable[[Any], object]) -> None:
+    naive = dt.datetime(2024, 1, 2, 3, 4, 5)
+    raises_naming(ValueError, naive, func, naive)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [1.5, "2024-01-01", None, True, Decimal(10), dt.date(2024, 1, 1)],
+    ids=lambda b: type(b).__name__,
+)
+@pytest.mark.parametrize("func", TIME_CALLS, ids=TIME_IDS)
+def test_time_of_wrong_type(func: Callable[[Any], object], bad: object) -> None:
+    raises_naming(TypeError, bad, func, bad)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        -1,
+        -1_000_000,
+        dt.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
+        dt.datetime(1, 1, 1, tzinfo=UTC),
+    ],
+    ids=["-1ns", "-1ms", "1969", "year-1"],
+)
+@pytest.mark.parametrize("func", TIME_CALLS, ids=TIME_IDS)
+def test_time_before_1970(func: Callable[[Any], object], bad: Union[int, dt.datetime]) -> None:
+    # A datetime is named by its value in nanoseconds since 1970, the unit of the core.
+    ns = bad if isinstance(bad, int) else (bad - EPOCH) // dt.timedelta(microseconds=1) * 1000
+    message = raises_naming(ValueError, ns, func, bad)
+    assert "out of range" in message
+
+
+@pytest.mark.parametrize(
+    "bad", [(1 << 48) * 1_000_000, 1 << 100, 1 << 128, 1 << 200, -(1 << 128), -(1 << 200)],
+    ids=["2**48ms", "2**100", "2**128", "2**200", "-2**128", "-2**200"],
+)
+def test_time_out_of_range_is_value_error(bad: int) -> None:
+    """An int is the right type whatever its size: too early or too late is a ValueError."""
+    for func in TIME_CALLS:
+        raises_naming(ValueError, bad, func, bad)
+
+
+def test_time_at_the_edges() -> None:
+    assert layout.fields(uuidx.min_uuid7(0)) == layout.V7Fields(0, 7, 0, 2, 0)
+    last_ns = (1 << 48) * 1_000_000 - 1
+    assert layout.fields(uuidx.max_uuid7(last_ns)) == layout.V7Fields(
+        (1 << 48) - 1, 7, (1 << 12) - 1, 2, (1 << 62) - 1
+    )
+
+
+def test_bounds_end_before_start() -> None:
+    start = dt.datetime(2024, 1, 2, tzinfo=UTC)
+    end = dt.datetime(2024, 1, 1, tzinfo=UTC)
+    message = raises_naming(ValueError, end, uuidx.uuid7_bounds, start, end)
+    assert repr(start) in message
+    message = raises_naming(ValueError, 5, uuidx.uuid7_bounds, 10, 5)
+    assert "10" in message
+    # Equal is fine, and so is an end in the same millisecond given another way.
+    lo, hi = uuidx.uuid7_bounds(start, start)
+    assert lo < hi
+
+
+def test_bounds_second_argument_checked() -> None:
+    start = dt.datetime(2024, 1, 1, tzinfo=UTC)
+    naive = dt.datetime(2025, 1, 1)
+    raises_naming(ValueError, naive, uuidx.uuid7_bounds, start, naive)
+    raises_naming(TypeError, 1.5, uuidx.uuid7_bounds, start, 1.5)
+
+
+# --- generators -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["Counter", "random", "", "submilli", "method1"])
+def test_v7_generator_unknown_method(method: str) -> None:
+    message = raises_naming(ValueError, method, uuidx.V7Generator, method)
+    assert "counter" in message and "submillisecond" in message
+
+
+@pytest.mark.parametrize(
+    ("method", "bits"),
+    [("counter", 11), ("counter", 43), ("counter", 0), ("submillisecond", 31),
+     ("submillisecond", 64), ("monotonic_random", 0), ("monotonic_random", 33)],
+)  # fmt: skip
+def test_v7_generator_bits_out_of_range(method: str, bits: int) -> None:
+    message = raises_naming(ValueError, bits, uuidx.V7Generator, method, bits)
+    assert "bits" in message
+
+
+@pytest.mark.parametrize(
+    ("method", "bits"),
+    [("counter", 12), ("counter", 42), ("submillisecond", 0), ("submillisecond", 30),
+     ("monotonic_random", 1), ("monotonic_random", 32)],
+)  # fmt: skip
+def test_v7_generator_bits_in_range(method: str, bits: int) -> None:
+    g = uuidx.V7Generator(method, bits)  # type: ignore[arg-type]
+    assert (g.method, g.bits) == (method, bits)
+
+
+@pytest.mark.parametrize("bits", [-1, 1 << 32, -(1 << 64)])
+def test_v7_generator_bits_far_out_of_range(bits: int) -> None:
+    """Out of range is out of range, however far: ValueError naming the value."""
+    for method in ("counter", "submillisecond", "monotonic_random"):
+        raises_naming(ValueError, bits, uuidx.V7Generator, method, bits)
+
+
+@pytest.mark.parametrize("policy", ["Reset", "raise", "", "ignore"])
+@pytest.mark.parametrize("cls", [uuidx.V7Generator, uuidx.V6Generator, uuidx.V1Generator])
+def test_generator_unknown_policy(cls: Callable[..., object], policy: str) -> None:
+    message = raises_naming(ValueError, policy, cls, rollback_policy=policy)
+    assert "reset" in message and "error" in message
+
+
+@pytest.mark.parametrize("allowance", [-1, 1 << 64])
+def test_generator_allowance_out_of_range(allowance: int) -> None:
+    for cls in (uuidx.V7Generator, uuidx.V6Generator, uuidx.V1Generator):
+        raises_naming(ValueError, allowance, cls, rollback_allowance_ns=allowance)
+
+
+def test_generator_allowance_edges() -> None:
+    for cls in (uuidx.V7Generator, uuidx.V6Generator, uuidx.V1Generator):
+        assert cls(rollback_allowance_ns=0).rollback_allowance_ns == 0
+        top = (1 << 64) - 1
+        assert cls(rollback_allowance_ns=top).rollback_allowance_ns == top
+
+
+GENERATOR_WRONG_TYPES: list[tuple[Callable[..., object], dict[str, object], object]] = [
+    (uuidx.V7Generator, {"method": 5}, 5),
+    (uuidx.V7Generator, {"method": b"counter"}, b"counter"),
+    (uuidx.V7Generator, {"method": "counter", "bits": "12"}, "12"),
+    (uuidx.V7Generator, {"method": "counter", "bits": 12.0}, 12.0),
+    (uuidx.V7Generator, {"rollback_allowance_ns": 1.5}, 1.5),
+    (uuidx.V7Generator, {"rollback_allowance_ns": "10"}, "10"),
+    (uuidx.V7Generator, {"rollback_policy": 5}, 5),
+    (uuidx.V6Generator, {"rollback_allowance_ns": 1.5}, 1.5),
+    (uuidx.V6Generator, {"rollback_policy": 5}, 5),
+    (uuidx.V1Generator, {"rollback_allowance_ns": "10"}, "10"),
+    (uuidx.V1Generator, {"rollback_policy": b"reset"}, b"reset"),
+]
+
+
+def test_generator_options_of_wrong_type() -> None:
+    """Every generator option of the wrong type: TypeError naming the value. All cases are
+    collected so that one run lists every offender."""
+    problems = []
+    for cls, kwargs, bad in GENERATOR_WRONG_TYPES:
+        try:
+            cls(**kwargs)
+        except TypeError as exc:
+            if not names(str(exc), bad):
+                problems.append(
+                    f"{cls.__name__}(**{kwargs!r}): message {str(exc)!r} does not name {bad!r}"
+                )
+        except BaseException as exc:  # any other exception is a problem, listed below
+            problems.append(f"{cls.__name__}(**{kwargs!r}): {type(exc).__name__}: {exc}")
+        else:
+            problems.append(f"{cls.__name__}(**{kwargs!r}) was accepted")
+    assert not problems, "\n".join(problems)
+
+
+def test_v7_generator_many_negative() -> None:
+    for bad in (-1, -(1 << 70)):
+        raises_naming(ValueError, bad, uuidx.V7Generator().many, bad)
+
+
+def test_v7_generator_many_wrong_type() -> None:
+    for bad in ("3", 1.5, None):
+        raises_naming(TypeError, bad, uuidx.V7Generator().many, bad)
+
+
+def test_v7_generator_many_zero() -> None:
+    assert uuidx.V7Generator().many(0) == []
+
+
+@pytest.mark.parametrize("node", [1 << 48, (1 << 48) + 5, -1, 1 << 64, 1 << 100])
+@pytest.mark.parametrize("cls", [uuidx.V6Generator, uuidx.V1Generator])
+def test_gregorian_generator_node_out_of_range(cls: Callable[..., object], node: int) -> None:
+    message = raises_naming(ValueError, node, cls, node=node)
+    assert "node" in message
+
+
+@pytest.mark.parametrize("node", ["1", 1.5, b"\x01"])
+@pytest.mark.parametrize("cls", [uuidx.V6Generator, uuidx.V1Generator])
+def test_gregorian_generator_node_wrong_type(cls: Callable[..., object], node: object) -> None:
+    raises_naming(TypeError, node, cls, node=node)

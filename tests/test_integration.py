@@ -1,0 +1,181 @@
+"""Libraries that must take uuidx's UUIDs exactly as the stdlib's: pydantic v2, orjson and
+SQLAlchemy 2 (on an in-memory SQLite database)."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from typing import Optional
+
+import orjson
+import pydantic
+import sqlalchemy as sa
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+import uuidx
+
+SAMPLES: list[uuid.UUID] = [
+    uuidx.uuid1(),
+    uuidx.uuid3(uuidx.NAMESPACE_DNS, "www.example.com"),
+    uuidx.uuid4(),
+    uuidx.uuid5(uuidx.NAMESPACE_URL, "https://example.com/"),
+    uuidx.uuid6(),
+    uuidx.uuid7(),
+    uuidx.uuid8(),
+    uuidx.uuid8_name(uuidx.NAMESPACE_OID, "1.3.6.1"),
+    uuidx.parse("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"),
+    uuidx.NIL,
+    uuidx.MAX,
+]
+
+
+# --- pydantic ------------------------------------------------------------------------------
+
+
+class Item(pydantic.BaseModel):
+    id: uuid.UUID
+    parent: Optional[uuid.UUID] = None
+
+
+class Event(pydantic.BaseModel):
+    id: pydantic.UUID7
+    ns_id: pydantic.UUID5
+    random_id: pydantic.UUID4
+
+
+def test_pydantic_accepts_uuidx_uuids() -> None:
+    for u in SAMPLES:
+        item = Item(id=u, parent=u)
+        assert item.id == u
+        assert type(item.id) is uuid.UUID
+        # Same dump as for a stdlib UUID of the same value.
+        ref = Item(id=uuid.UUID(int=u.int), parent=uuid.UUID(int=u.int))
+        assert item.model_dump() == ref.model_dump()
+        assert item.model_dump_json() == ref.model_dump_json()
+        assert item.model_dump(mode="json") == {"id": str(u), "parent": str(u)}
+
+
+def test_pydantic_json_round_trip() -> None:
+    for u in SAMPLES:
+        item = Item(id=u)
+        back = Item.model_validate_json(item.model_dump_json())
+        assert back == item
+        assert back.id == u
+        assert type(back.id) is uuid.UUID
+        assert json.loads(item.model_dump_json())["id"] == str(u)
+
+
+def test_pydantic_version_checks_accept_uuidx_output() -> None:
+    for _ in range(100):
+        e = Event(
+            id=uuidx.uuid7(),
+            ns_id=uuidx.uuid5(uuidx.NAMESPACE_DNS, "x"),
+            random_id=uuidx.uuid4(),
+        )
+        assert e.id.version == 7
+        back = Event.model_validate_json(e.model_dump_json())
+        assert back == e
+    # And they reject the wrong version, so the check above means something.
+    try:
+        Event(
+            id=uuidx.uuid4(),
+            ns_id=uuidx.uuid5(uuidx.NAMESPACE_DNS, "x"),
+            random_id=uuidx.uuid4(),
+        )
+    except pydantic.ValidationError as exc:
+        assert "version" in str(exc).lower() or "7" in str(exc)
+    else:
+        raise AssertionError("pydantic accepted a v4 UUID as UUID7")
+
+
+def test_pydantic_validates_strings_like_uuidx_parses() -> None:
+    u = uuidx.uuid7()
+    for text in (str(u), u.hex, str(u).upper()):
+        assert Item.model_validate({"id": text}).id == uuidx.parse(text)
+
+
+# --- orjson --------------------------------------------------------------------------------
+
+
+def test_orjson_serialises_natively() -> None:
+    for u in SAMPLES:
+        data = orjson.dumps(u)
+        assert data == orjson.dumps(uuid.UUID(int=u.int))
+        assert data == b'"' + str(u).encode() + b'"'
+    many = [uuidx.uuid7() for _ in range(1000)]
+    assert orjson.dumps(many) == orjson.dumps([uuid.UUID(int=u.int) for u in many])
+    nested = {"ids": many[:3], "one": {"id": many[3]}}
+    assert orjson.loads(orjson.dumps(nested)) == {
+        "ids": [str(u) for u in many[:3]],
+        "one": {"id": str(many[3])},
+    }
+
+
+def test_orjson_dict_keys() -> None:
+    u = uuidx.uuid4()
+    data = orjson.dumps({u: 1}, option=orjson.OPT_NON_STR_KEYS)
+    assert data == orjson.dumps({uuid.UUID(int=u.int): 1}, option=orjson.OPT_NON_STR_KEYS)
+
+
+# --- SQLAlchemy ----------------------------------------------------------------------------
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Row(Base):
+    __tablename__ = "rows"
+
+    id: Mapped[uuid.UUID] = mapped_column(sa.Uuid, primary_key=True)
+    seq: Mapped[int] = mapped_column()
+    other: Mapped[Optional[uuid.UUID]] = mapped_column(sa.Uuid, nullable=True)
+
+
+def test_sqlalchemy_round_trip_and_v7_order() -> None:
+    engine = sa.create_engine("sqlite://")
+    try:
+        Base.metadata.create_all(engine)
+        generated = [uuidx.uuid7() for _ in range(500)]
+        shuffled = list(enumerate(generated))
+        random.Random(1234).shuffle(shuffled)
+        others = {u: SAMPLES[i % len(SAMPLES)] for i, u in enumerate(generated)}
+        with Session(engine) as session:
+            session.add_all(Row(id=u, seq=i, other=others[u]) for i, u in shuffled)
+            session.commit()
+        with Session(engine) as session:
+            rows = session.scalars(sa.select(Row).order_by(Row.id)).all()
+            assert [r.id for r in rows] == generated
+            assert [r.seq for r in rows] == list(range(500))
+            assert all(type(r.id) is uuid.UUID for r in rows)
+            assert all(r.other == others[r.id] for r in rows)
+            # Lookups by a uuidx UUID and by a stdlib UUID find the same row.
+            target = generated[123]
+            found = session.get(Row, target)
+            assert found is not None and found.seq == 123
+            same = session.scalars(sa.select(Row).where(Row.id == uuid.UUID(str(target)))).one()
+            assert same.seq == 123
+            # v7 bounds select exactly the rows of a time range.
+            lo, hi = generated[100], generated[199]
+            between = session.scalars(
+                sa.select(Row.seq).where(Row.id.between(lo, hi)).order_by(Row.id)
+            ).all()
+            assert list(between) == list(range(100, 200))
+    finally:
+        engine.dispose()
+
+
+def test_sqlalchemy_core_insert_all_versions() -> None:
+    engine = sa.create_engine("sqlite://")
+    try:
+        metadata = sa.MetaData()
+        table = sa.Table("t", metadata, sa.Column("id", sa.Uuid, primary_key=True))
+        metadata.create_all(engine)
+        with engine.begin() as conn:
+            conn.execute(table.insert(), [{"id": u} for u in SAMPLES])
+        with engine.connect() as conn:
+            got = set(conn.scalars(sa.select(table.c.id)).all())
+        assert got == set(SAMPLES)
+    finally:
+        engine.dispose()
