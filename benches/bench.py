@@ -647,6 +647,24 @@ def plot(suite: Suite, path: Path, title: str) -> None:
     plt.close(fig)
 
 
+README_START = "<!-- bench:start (written by benches/bench.py) -->"
+README_END = "<!-- bench:end -->"
+
+
+def update_readme(lines: list[str]) -> None:
+    """Replace the README's benchmark section (between the markers) with ``lines``."""
+    readme = HERE.parent / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        print(f"note: {readme} has no benchmark markers; left unchanged")
+        return
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    readme.write_text(head + README_START + "\n" + "\n".join(lines) + "\n" + README_END + tail,
+                      encoding="utf-8")
+    print(f"updated the benchmark section of {readme}")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true",
@@ -749,6 +767,21 @@ def main(argv: Optional[list[str]] = None) -> int:
     if NOTES:
         md += ["## Notes", "", *[f"- {n}" for n in NOTES], ""]
     (out / "results.md").write_text("\n".join(md), encoding="utf-8")
+
+    if out.resolve() == HERE.resolve():
+        update_readme(
+            [
+                f"Measured by `make bench` on {when}: {machine}, {pyver}; "
+                f"{'`--quick` smoke run; ' if args.quick else ''}"
+                "full details in [`benches/results.md`](benches/results.md).",
+                "",
+                legend,
+                "",
+                md_table(md_header, md_rows),
+                "",
+                *[f"- {t.line()}" for t in checks],
+            ]
+        )
 
     title = f"uuidx vs stdlib and peers — ns/op, lower is better\n{machine}; {pyver}"
     plot(suite, out / "results.png", title)

@@ -137,7 +137,7 @@ proptest! {
     }
 }
 
-/// A constructor taking its fields as a slice, in the order of `FieldSpec`s.
+/// A constructor taking its fields as a slice, in the order of [`Constructor::fields`].
 type Build = fn(&[u64]) -> uuidx_core::Result<Uuid>;
 
 /// A layout's checked constructor with the name and width of each argument.

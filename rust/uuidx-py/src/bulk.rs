@@ -45,11 +45,9 @@ fn v7_batch(py: Python<'_>, n: usize) -> PyResult<Vec<Uuid>> {
 }
 
 fn str_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for &u in values {
-        list.append(hyphenated(py, u)?)?;
-    }
-    Ok(list)
+    crate::exact::list_of(py, values.len(), |i| {
+        Ok(hyphenated(py, values[i])?.into_any())
+    })
 }
 
 /// ``n`` version 4 UUIDs as a list.

@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString, PyTuple, PyType};
@@ -36,32 +35,19 @@ pub fn type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
     ))
 }
 
-fn is_integer(obj: &Bound<'_, PyAny>) -> bool {
-    // SAFETY: type checks on a live object.
-    unsafe { ffi::PyLong_Check(obj.as_ptr()) != 0 || ffi::PyIndex_Check(obj.as_ptr()) != 0 }
-}
-
 /// The low 64 bits of an integer in two's complement: Python's `value & (2**64 - 1)`, for the
 /// arguments the stdlib masks (`uuid6` node and clock_seq, `uuid8` parts, `uuid1` clock_seq).
 pub fn masked_u64(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    if !is_integer(obj) {
+    if !exact::is_integer(obj) {
         return Err(type_error(what, "an int", obj));
     }
-    // SAFETY: `obj` is an int or has `__index__`; the call returns -1 with an exception set
-    // on failure, which is checked.
-    let value = unsafe { ffi::PyLong_AsUnsignedLongLongMask(obj.as_ptr()) };
-    if value == u64::MAX {
-        if let Some(err) = PyErr::take(obj.py()) {
-            return Err(err);
-        }
-    }
-    Ok(value)
+    exact::low_64_bits(obj)
 }
 
 /// A non-negative integer below 2**64 for a field of `bits` bits; `ValueError` naming the
 /// field for negative or larger values (the core checks the exact width).
 pub fn field_u64(obj: &Bound<'_, PyAny>, field: &'static str, bits: u32) -> PyResult<u64> {
-    if !is_integer(obj) {
+    if !exact::is_integer(obj) {
         return Err(type_error(field, "an int", obj));
     }
     obj.extract::<u64>().map_err(|err| {
@@ -79,7 +65,7 @@ pub fn field_u64(obj: &Bound<'_, PyAny>, field: &'static str, bits: u32) -> PyRe
 /// `bytes`, or any object with the buffer protocol.
 pub fn name_bytes<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, [u8]>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Cow::Owned(s.to_str()?.as_bytes().to_vec()));
+        return Ok(Cow::Borrowed(s.to_str()?.as_bytes()));
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(Cow::Borrowed(b.as_bytes()));
@@ -89,30 +75,7 @@ pub fn name_bytes<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, [u8]>> {
         .ok_or_else(|| type_error("name", "a str or a bytes-like object", obj))
 }
 
-/// A copy of the bytes of an object that exposes a contiguous buffer, or `None`.
-pub fn buffer_bytes(obj: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
-    // SAFETY: `PyObject_GetBuffer` fills `view` or fails with an exception, which is cleared;
-    // on success the view is read within its length and released exactly once.
-    unsafe {
-        if ffi::PyObject_CheckBuffer(obj.as_ptr()) == 0 {
-            return None;
-        }
-        let mut view = core::mem::MaybeUninit::<ffi::Py_buffer>::zeroed();
-        if ffi::PyObject_GetBuffer(obj.as_ptr(), view.as_mut_ptr(), ffi::PyBUF_SIMPLE) != 0 {
-            drop(PyErr::take(obj.py()));
-            return None;
-        }
-        let mut view = view.assume_init();
-        let len = usize::try_from(view.len).unwrap_or(0);
-        let bytes = if len == 0 {
-            Vec::new()
-        } else {
-            core::slice::from_raw_parts(view.buf.cast::<u8>(), len).to_vec()
-        };
-        ffi::PyBuffer_Release(&raw mut view);
-        Some(bytes)
-    }
-}
+pub use exact::buffer_bytes;
 
 static NAMESPACE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
@@ -193,7 +156,7 @@ pub fn count_arg(obj: &Bound<'_, PyAny>, what: &'static str) -> PyResult<usize> 
 /// Nanoseconds since the Unix epoch, any sign; values beyond `i128` are reported as out of
 /// range (`ValueError`) like any other instant a layout cannot hold.
 pub fn unix_ns_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
-    if !is_integer(obj) {
+    if !exact::is_integer(obj) {
         return Err(type_error(
             "unix_ns",
             "an int (nanoseconds since 1970)",

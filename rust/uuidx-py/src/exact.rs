@@ -1,6 +1,7 @@
-//! Building and reading exact `uuid.UUID` objects without running Python code.
+//! Building and reading exact `uuid.UUID` objects without running Python code, and the few
+//! other C-API calls the bindings need (integer masking, buffers, ASCII strings).
 //!
-//! This is the only module of the bindings with `unsafe` FFI. `uuid.UUID` is a Python class
+//! This is the only module of the bindings with `unsafe` code (the crate denies it elsewhere). `uuid.UUID` is a Python class
 //! with `__slots__ = ('int', 'is_safe', '__weakref__')`, so an instance is a fixed-size object
 //! whose two value slots sit at offsets recorded in the class's member descriptors. Instead of
 //! calling `uuid.UUID(int=...)` (argument parsing, validation, `object.__setattr__` in Python),
@@ -193,5 +194,76 @@ pub fn new_ascii_str<'py>(
         let data = ffi::PyUnicode_DATA(obj).cast::<u8>();
         core::ptr::copy_nonoverlapping(ascii.as_ptr(), data, ascii.len());
         Ok(Bound::from_owned_ptr(py, obj).cast_into_unchecked())
+    }
+}
+
+/// `true` for an `int` (or subclass) or an object with `__index__`; floats are not.
+pub fn is_integer(obj: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: type checks on a live object.
+    unsafe { ffi::PyLong_Check(obj.as_ptr()) != 0 || ffi::PyIndex_Check(obj.as_ptr()) != 0 }
+}
+
+/// The low 64 bits of an integer in two's complement (`value & (2**64 - 1)`); the caller has
+/// checked [`is_integer`].
+pub fn low_64_bits(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    // SAFETY: `obj` is an int or has `__index__`; the call returns `(unsigned long long)-1`
+    // with an exception set on failure, which is checked.
+    let value = unsafe { ffi::PyLong_AsUnsignedLongLongMask(obj.as_ptr()) };
+    if value == u64::MAX {
+        if let Some(err) = PyErr::take(obj.py()) {
+            return Err(err);
+        }
+    }
+    Ok(value)
+}
+
+/// A copy of the bytes of an object that exposes a contiguous buffer, or `None`.
+pub fn buffer_bytes(obj: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
+    // SAFETY: `PyObject_GetBuffer` fills `view` or fails with an exception, which is cleared;
+    // on success the view is read within its length and released exactly once.
+    unsafe {
+        if ffi::PyObject_CheckBuffer(obj.as_ptr()) == 0 {
+            return None;
+        }
+        let mut view = core::mem::MaybeUninit::<ffi::Py_buffer>::zeroed();
+        if ffi::PyObject_GetBuffer(obj.as_ptr(), view.as_mut_ptr(), ffi::PyBUF_SIMPLE) != 0 {
+            drop(PyErr::take(obj.py()));
+            return None;
+        }
+        let mut view = view.assume_init();
+        let len = usize::try_from(view.len).unwrap_or(0);
+        let bytes = if len == 0 {
+            Vec::new()
+        } else {
+            core::slice::from_raw_parts(view.buf.cast::<u8>(), len).to_vec()
+        };
+        ffi::PyBuffer_Release(&raw mut view);
+        Some(bytes)
+    }
+}
+
+/// A list of `len` items made by `item(i)`, allocated once at its final size.
+pub fn list_of<'py>(
+    py: Python<'py>,
+    len: usize,
+    mut item: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let size = isize::try_from(len).map_err(|_| PyErr::new::<PyTypeError, _>("list too long"))?;
+    // SAFETY: `PyList_New(size)` returns a new list with `size` NULL slots (or NULL with an
+    // exception). Each slot is filled exactly once with an owned reference by
+    // `PyList_SET_ITEM`, which steals it; the list is only handed out once every slot is set.
+    // If `item` fails, the list is dropped with NULL slots left, which `list_dealloc` allows.
+    unsafe {
+        let list = ffi::PyList_New(size);
+        if list.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let list = Bound::from_owned_ptr(py, list);
+        for i in 0..len {
+            let value = item(i)?;
+            #[allow(clippy::cast_possible_wrap)]
+            ffi::PyList_SET_ITEM(list.as_ptr(), i as isize, value.into_ptr());
+        }
+        Ok(list.cast_into_unchecked())
     }
 }

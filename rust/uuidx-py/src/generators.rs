@@ -31,11 +31,7 @@ fn policy_or_default(name: Option<&Bound<'_, PyAny>>) -> PyResult<RollbackPolicy
 
 /// The UUIDs of `values` as a list of exact `uuid.UUID`.
 pub fn uuid_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for u in values {
-        list.append(new_uuid(py, u.as_u128())?)?;
-    }
-    Ok(list)
+    crate::exact::list_of(py, values.len(), |i| new_uuid(py, values[i].as_u128()))
 }
 
 /// Runs `fill` on a buffer of `n` UUIDs with the GIL released (detached from the interpreter).

@@ -5,9 +5,12 @@
 //! `ClockRollbackError`) with messages that name the value. The module holds no state that
 //! relies on the GIL and declares `gil_used = false` for free-threaded Python.
 
+#![deny(unsafe_code)]
+
 mod bulk;
 mod convert;
 mod errors;
+#[allow(unsafe_code)]
 mod exact;
 mod generators;
 
