@@ -60,6 +60,33 @@ fn name_based(c: &mut Criterion) {
 fn random_and_time_based(c: &mut Criterion) {
     c.bench_function("v4/new", |b| b.iter(layout::v4::new));
     c.bench_function("v7/global_generate", |b| b.iter(|| GLOBAL_V7.generate()));
+    // The generator without the clock: a fixed clock, so this is entropy + CAS + layout.
+    let fixed = V7Generator::with_sources(
+        V7Method::DEFAULT,
+        10_000_000_000,
+        RollbackPolicy::Reset,
+        uuidx_core::clock::ManualClock::new(1_700_000_000_000_000_000),
+        ThreadRandom,
+    )
+    .expect("valid options");
+    c.bench_function("v7/fixed_clock_generate", |b| b.iter(|| fixed.generate()));
+    // The floors under every time-based UUID: one read of the real-time clock, and one
+    // 128-bit load plus compare-and-swap.
+    let word = portable_atomic::AtomicU128::new(0);
+    c.bench_function("atomic/u128_load_cas", |b| {
+        b.iter(|| {
+            let v = word.load(portable_atomic::Ordering::Acquire);
+            black_box(word.compare_exchange_weak(
+                v,
+                v + 1,
+                portable_atomic::Ordering::AcqRel,
+                portable_atomic::Ordering::Acquire,
+            ))
+        });
+    });
+    c.bench_function("clock/system_now", |b| {
+        b.iter(|| uuidx_core::clock::Clock::now_unix_ns(&uuidx_core::clock::SystemClock));
+    });
 }
 
 /// A reference version 7 generator with a mutex, RFC 9562 §6.2 Method 1 with a 42-bit counter

@@ -166,6 +166,10 @@ pub struct V7Generator<C = SystemClock, R = ThreadRandom> {
     counter_bits: u32,
     random_bits: u32,
     allowance_ns: u64,
+    /// The allowance in units of the key prefix (ms, or 1/4096 ms with Method 3).
+    allowance_ticks: u128,
+    /// Random bits one call needs: the tail, the counter seed and the increment.
+    entropy_bits: u32,
     policy: RollbackPolicy,
     clock: C,
     random: R,
@@ -221,6 +225,10 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         random: R,
     ) -> Self {
         let (fraction_bits, counter_bits, random_bits) = method.widths();
+        let increment_bits = match method {
+            V7Method::MonotonicRandom { increment_bits } => increment_bits,
+            _ => 0,
+        };
         Self {
             state: AtomicU128::new(0),
             fork: ForkWatch::new(),
@@ -229,6 +237,8 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             counter_bits,
             random_bits,
             allowance_ns,
+            allowance_ticks: ((allowance_ns as u128) << fraction_bits) / 1_000_000,
+            entropy_bits: random_bits + counter_bits.saturating_sub(1) + increment_bits,
             policy,
             clock,
             random,
@@ -257,7 +267,11 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     /// the year 10889.
     #[inline]
     pub fn generate(&self) -> Result<Uuid> {
-        let entropy = self.random.next_u128();
+        let entropy = if self.entropy_bits <= 64 {
+            u128::from(self.random.next_u64())
+        } else {
+            self.random.next_u128()
+        };
         let key = self.reserve(1, entropy)?;
         Ok(self.compose(key, entropy as u64))
     }
@@ -327,6 +341,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
     }
 
     /// The clock as a key prefix: milliseconds, then `fraction_bits` of the millisecond.
+    /// (64-bit arithmetic: a 128-bit division would cost more than the rest of the call.)
     #[inline]
     fn prefix_of(&self, unix_ns: u64) -> u128 {
         let ms = u128::from(unix_ns / 1_000_000);
@@ -334,8 +349,8 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             ms
         } else {
             // §6.2 Method 3: the fraction of a millisecond times 4096, rounded down.
-            let fraction = u128::from(unix_ns % 1_000_000) * 4096 / 1_000_000;
-            (ms << 12) | fraction
+            let fraction = (unix_ns % 1_000_000) * 4096 / 1_000_000;
+            (ms << 12) | u128::from(fraction)
         }
     }
 
@@ -369,7 +384,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         } else {
             step
         };
-        let allowance = (u128::from(self.allowance_ns) << self.fraction_bits) / 1_000_000;
+        let allowance = self.allowance_ticks;
         let span = u128::from(count.max(1)) - 1;
         let mut last = self.state.load(Ordering::Acquire);
         loop {

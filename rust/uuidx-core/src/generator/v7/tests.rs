@@ -41,7 +41,7 @@ fn reproduces_rfc_vector_a6_with_method_3() {
         V7Method::SubMillisecond { counter_bits: 0 },
         RollbackPolicy::Error,
         VECTOR_MS * 1_000_000 + 797_608,
-        vec![0, 0x18C4_DC0C_0C07_398F],
+        vec![0x18C4_DC0C_0C07_398F],
     );
     assert_eq!(
         g.generate().unwrap().to_string(),
