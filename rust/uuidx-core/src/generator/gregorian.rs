@@ -213,7 +213,10 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
                 .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
             {
                 Ok(_) => return Ok((ts, seq)),
-                Err(current) => last = current,
+                Err(current) => {
+                    core::hint::spin_loop();
+                    last = current;
+                }
             }
         }
     }

@@ -413,7 +413,10 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
                 .compare_exchange_weak(last, end, Ordering::AcqRel, Ordering::Acquire)
             {
                 Ok(_) => return Ok(first),
-                Err(current) => last = current,
+                Err(current) => {
+                    core::hint::spin_loop();
+                    last = current;
+                }
             }
         }
     }
