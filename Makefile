@@ -8,7 +8,7 @@ BENCH_VENV := benches/.venv
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-python lint demo bench clean
+.PHONY: help dev build test test-rust test-python postgres lint demo bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -30,8 +30,18 @@ test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt,
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core --release
 
-test-python: dev ## pytest over tests/
-	$(BIN)/python -m pytest -q
+test-python: dev postgres ## pytest over tests/ (with a throwaway PostgreSQL server)
+	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q
+
+postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/test_postgres.py
+	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		echo 1 > $(VENV)/.postgres; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null && echo 1 > $(VENV)/.postgres; \
+	else \
+		echo "note: no PostgreSQL server binaries and no root to install them: tests/test_postgres.py will skip"; \
+		echo 0 > $(VENV)/.postgres; \
+	fi
 
 lint: $(DEPS) ## clippy -D warnings, cargo fmt --check, mypy --strict, stubtest
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
