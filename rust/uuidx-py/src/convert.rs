@@ -61,6 +61,18 @@ pub fn field_u64(obj: &Bound<'_, PyAny>, field: &'static str, bits: u32) -> PyRe
     })
 }
 
+/// Each argument as [`field_u64`] for the field named and sized by the core's spec.
+pub fn int_fields<const N: usize>(
+    args: [&Bound<'_, PyAny>; N],
+    specs: &[uuidx_core::layout::FieldSpec; N],
+) -> PyResult<[u64; N]> {
+    let mut values = [0u64; N];
+    for ((value, arg), &(name, bits)) in values.iter_mut().zip(args).zip(specs) {
+        *value = field_u64(arg, name, bits)?;
+    }
+    Ok(values)
+}
+
 /// The octets of a name: `str` as UTF-8 (strict, as the stdlib's `bytes(name, "utf-8")`),
 /// `bytes`, or any object with the buffer protocol.
 pub fn name_bytes<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, [u8]>> {

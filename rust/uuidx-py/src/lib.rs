@@ -176,13 +176,8 @@ fn layout_v1<'py>(
     clock_seq: &Bound<'py, PyAny>,
     node: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let u = layout::v1::new(
-        field_u64(time_100ns, "time_100ns", 60)?,
-        field_u64(clock_seq, "clock_seq", 14)?,
-        field_u64(node, "node", 48)?,
-    )
-    .py_err()?;
-    new_uuid(py, u.as_u128())
+    let [v0, v1, v2] = convert::int_fields([time_100ns, clock_seq, node], &layout::v1::FIELDS)?;
+    new_uuid(py, layout::v1::new(v0, v1, v2).py_err()?.as_u128())
 }
 
 /// Version 2, DCE Security, from its fields; ``ValueError`` if one does not fit.
@@ -195,15 +190,11 @@ fn layout_v2<'py>(
     clock_seq: &Bound<'py, PyAny>,
     node: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let u = layout::v2::new(
-        field_u64(local_domain, "local_domain", 8)?,
-        field_u64(local_id, "local_id", 32)?,
-        field_u64(time_100ns, "time_100ns", 60)?,
-        field_u64(clock_seq, "clock_seq", 6)?,
-        field_u64(node, "node", 48)?,
-    )
-    .py_err()?;
-    new_uuid(py, u.as_u128())
+    let [v0, v1, v2, v3, v4] = convert::int_fields(
+        [local_domain, local_id, time_100ns, clock_seq, node],
+        &layout::v2::FIELDS,
+    )?;
+    new_uuid(py, layout::v2::new(v0, v1, v2, v3, v4).py_err()?.as_u128())
 }
 
 /// Version 4 from 16 random bytes (RFC 9562 §5.4); the version and variant bits are
@@ -224,13 +215,8 @@ fn layout_v6<'py>(
     clock_seq: &Bound<'py, PyAny>,
     node: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let u = layout::v6::new(
-        field_u64(time_100ns, "time_100ns", 60)?,
-        field_u64(clock_seq, "clock_seq", 14)?,
-        field_u64(node, "node", 48)?,
-    )
-    .py_err()?;
-    new_uuid(py, u.as_u128())
+    let [v0, v1, v2] = convert::int_fields([time_100ns, clock_seq, node], &layout::v6::FIELDS)?;
+    new_uuid(py, layout::v6::new(v0, v1, v2).py_err()?.as_u128())
 }
 
 /// Version 7 from its fields (RFC 9562 §5.7); ``ValueError`` if one does not fit.
@@ -241,13 +227,8 @@ fn layout_v7<'py>(
     rand_a: &Bound<'py, PyAny>,
     rand_b: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let u = layout::v7::new(
-        field_u64(unix_ts_ms, "unix_ts_ms", 48)?,
-        field_u64(rand_a, "rand_a", 12)?,
-        field_u64(rand_b, "rand_b", 62)?,
-    )
-    .py_err()?;
-    new_uuid(py, u.as_u128())
+    let [v0, v1, v2] = convert::int_fields([unix_ts_ms, rand_a, rand_b], &layout::v7::FIELDS)?;
+    new_uuid(py, layout::v7::new(v0, v1, v2).py_err()?.as_u128())
 }
 
 /// Version 8 from its fields (RFC 9562 §5.8); ``ValueError`` if one does not fit.
@@ -258,13 +239,8 @@ fn layout_v8<'py>(
     custom_b: &Bound<'py, PyAny>,
     custom_c: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let u = layout::v8::new(
-        field_u64(custom_a, "custom_a", 48)?,
-        field_u64(custom_b, "custom_b", 12)?,
-        field_u64(custom_c, "custom_c", 62)?,
-    )
-    .py_err()?;
-    new_uuid(py, u.as_u128())
+    let [v0, v1, v2] = convert::int_fields([custom_a, custom_b, custom_c], &layout::v8::FIELDS)?;
+    new_uuid(py, layout::v8::new(v0, v1, v2).py_err()?.as_u128())
 }
 
 /// ``(layout, names, values)`` of a UUID's RFC 9562 fields, ``layout`` being ``"v1"`` to

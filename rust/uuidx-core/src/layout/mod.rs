@@ -23,6 +23,18 @@ pub(crate) fn check_field(field: &'static str, value: u64, bits: u32) -> Result<
     }
 }
 
+/// A constructor argument: its RFC 9562 field name and its width in bits.
+pub type FieldSpec = (&'static str, u32);
+
+/// The values, if each fits the width of its [`FieldSpec`]; otherwise
+/// [`ErrorKind::FieldOutOfRange`] naming the first field that does not.
+pub fn check_fields<const N: usize>(specs: &[FieldSpec; N], values: [u64; N]) -> Result<[u64; N]> {
+    for (&(name, bits), &value) in specs.iter().zip(&values) {
+        check_field(name, value, bits)?;
+    }
+    Ok(values)
+}
+
 /// The low `bits` bits of `value`.
 #[inline]
 pub(crate) const fn low_bits(value: u64, bits: u32) -> u64 {
@@ -50,17 +62,20 @@ pub const fn join(version: u8, a: u64, b: u16, c: u64) -> Uuid {
     Uuid::with_version(value, version)
 }
 
+/// The widths of the 48 | ver | 12 | var | 62 shape, with the field names of one version.
+pub(crate) const fn shaped(names: [&'static str; 3]) -> [FieldSpec; 3] {
+    [(names[0], 48), (names[1], 12), (names[2], 62)]
+}
+
 /// Builds the 48 | ver | 12 | var | 62 shape after checking that each field fits.
 pub(crate) fn join_checked(
     version: u8,
-    names: [&'static str; 3],
+    specs: &[FieldSpec; 3],
     a: u64,
     b: u64,
     c: u64,
 ) -> Result<Uuid> {
-    check_field(names[0], a, 48)?;
-    check_field(names[1], b, 12)?;
-    check_field(names[2], c, 62)?;
+    let [a, b, c] = check_fields(specs, [a, b, c])?;
     Ok(join(version, a, b as u16, c))
 }
 
@@ -214,9 +229,10 @@ mod tests {
         let u = join(7, 0xFFFF_FFFF_FFFF, 0xFFF, (1 << 62) - 1);
         assert_eq!(u, Uuid::with_version(u128::MAX, 7));
         assert_eq!(split(u), (0xFFFF_FFFF_FFFF, 0xFFF, (1 << 62) - 1));
-        assert!(join_checked(8, ["a", "b", "c"], 1 << 48, 0, 0).is_err());
-        assert!(join_checked(8, ["a", "b", "c"], 0, 1 << 12, 0).is_err());
-        assert!(join_checked(8, ["a", "b", "c"], 0, 0, 1 << 62).is_err());
+        let specs = shaped(["a", "b", "c"]);
+        assert!(join_checked(8, &specs, 1 << 48, 0, 0).is_err());
+        assert!(join_checked(8, &specs, 0, 1 << 12, 0).is_err());
+        assert!(join_checked(8, &specs, 0, 0, 1 << 62).is_err());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! time_low (32) | time_mid (16) | ver (4) | time_high (12) | var (2) | clock_seq (14) | node (48)
 //! ```
 
-use super::check_field;
+use super::{check_fields, FieldSpec};
 use crate::{Result, Uuid};
 
 /// The fields of a version 1 UUID, named as in RFC 9562 §5.1.
@@ -53,6 +53,9 @@ impl Fields {
     }
 }
 
+/// The arguments of [`new`]: names and widths in bits.
+pub const FIELDS: [FieldSpec; 3] = [("time_100ns", 60), ("clock_seq", 14), ("node", 48)];
+
 /// Builds a version 1 UUID from a 60-bit timestamp (100-ns intervals since 1582-10-15), a
 /// 14-bit clock sequence and a 48-bit node (RFC 9562 §5.1).
 ///
@@ -66,9 +69,7 @@ impl Fields {
 /// assert_eq!(u.to_string(), "c232ab00-9414-11ec-b3c8-9f6bdeced846");
 /// ```
 pub fn new(timestamp: u64, clock_seq: u64, node: u64) -> Result<Uuid> {
-    check_field("time_100ns", timestamp, 60)?;
-    check_field("clock_seq", clock_seq, 14)?;
-    check_field("node", node, 48)?;
+    let [timestamp, clock_seq, node] = check_fields(&FIELDS, [timestamp, clock_seq, node])?;
     Ok(build(timestamp, clock_seq as u16, node))
 }
 

@@ -9,7 +9,7 @@
 //! local_id (32) | time_mid (16) | ver (4) | time_high (12) | var (2) | clock_seq (6) | local_domain (8) | node (48)
 //! ```
 
-use super::check_field;
+use super::{check_fields, FieldSpec};
 use crate::{Result, Uuid};
 
 /// The local domains DCE 1.1 defines; other values are site-defined.
@@ -102,6 +102,15 @@ impl Fields {
     }
 }
 
+/// The arguments of [`new`]: names and widths in bits.
+pub const FIELDS: [FieldSpec; 5] = [
+    ("local_domain", 8),
+    ("local_id", 32),
+    ("time_100ns", 60),
+    ("clock_seq", 6),
+    ("node", 48),
+];
+
 /// Builds a version 2 UUID: the local domain and identifier, a 60-bit Gregorian timestamp of
 /// which the high 28 bits are kept, a 6-bit clock sequence and a 48-bit node.
 ///
@@ -123,11 +132,10 @@ pub fn new(
     clock_seq: u64,
     node: u64,
 ) -> Result<Uuid> {
-    check_field("local_domain", local_domain, 8)?;
-    check_field("local_id", local_id, 32)?;
-    check_field("time_100ns", timestamp, 60)?;
-    check_field("clock_seq", clock_seq, 6)?;
-    check_field("node", node, 48)?;
+    let [local_domain, local_id, timestamp, clock_seq, node] = check_fields(
+        &FIELDS,
+        [local_domain, local_id, timestamp, clock_seq, node],
+    )?;
     let ts = timestamp as u128;
     let value = ((local_id as u128) << 96)
         | (((ts >> 32) & 0xFFFF) << 80)

@@ -9,6 +9,9 @@
 use crate::Result;
 use crate::Uuid;
 
+/// The arguments of [`new`]: names and widths in bits.
+pub const FIELDS: [super::FieldSpec; 3] = super::shaped(["unix_ts_ms", "rand_a", "rand_b"]);
+
 /// Builds a version 7 UUID from a 48-bit Unix millisecond timestamp, 12 bits of `rand_a` and
 /// 62 bits of `rand_b` (RFC 9562 §5.7).
 ///
@@ -22,13 +25,7 @@ use crate::Uuid;
 /// assert_eq!(u.to_string(), "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
 /// ```
 pub fn new(unix_ts_ms: u64, rand_a: u64, rand_b: u64) -> Result<Uuid> {
-    super::join_checked(
-        7,
-        ["unix_ts_ms", "rand_a", "rand_b"],
-        unix_ts_ms,
-        rand_a,
-        rand_b,
-    )
+    super::join_checked(7, &FIELDS, unix_ts_ms, rand_a, rand_b)
 }
 
 /// A version 7 UUID for the instant `unix_ns` (nanoseconds since 1970): the millisecond in

@@ -9,6 +9,9 @@
 use crate::Result;
 use crate::Uuid;
 
+/// The arguments of [`new`]: names and widths in bits.
+pub const FIELDS: [super::FieldSpec; 3] = super::shaped(["custom_a", "custom_b", "custom_c"]);
+
 /// Builds a version 8 UUID from 48, 12 and 62 bits of custom data (RFC 9562 §5.8).
 ///
 /// # Errors
@@ -21,13 +24,7 @@ use crate::Uuid;
 /// assert_eq!(u.to_string(), "2489e9ad-2ee2-8e00-8ec9-32d5f69181c0");
 /// ```
 pub fn new(custom_a: u64, custom_b: u64, custom_c: u64) -> Result<Uuid> {
-    super::join_checked(
-        8,
-        ["custom_a", "custom_b", "custom_c"],
-        custom_a,
-        custom_b,
-        custom_c,
-    )
+    super::join_checked(8, &FIELDS, custom_a, custom_b, custom_c)
 }
 
 /// Builds a version 8 UUID from the low 48, 12 and 62 bits of each value, the semantics of
