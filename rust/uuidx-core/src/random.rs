@@ -8,7 +8,8 @@
 //! same by hand (Python's `os.register_at_fork` calls it too).
 
 use core::cell::RefCell;
-use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use portable_atomic::AtomicU128;
 use rand_chacha::rand_core::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha12Rng;
 use std::sync::Once;
@@ -37,10 +38,27 @@ thread_local! {
     static RNG: RefCell<Option<(u64, ChaCha12Rng)>> = const { RefCell::new(None) };
 }
 
-/// Records that the process has forked: every thread's generator reseeds on its next use and
-/// the process node ([`process_node`]) is drawn again. Called automatically in a forked child.
+/// Records that the process has forked: every thread's generator reseeds on its next use,
+/// the process node ([`process_node`]) is drawn again and generators take the steps they take
+/// in a child. Called automatically in a forked child (see [`note_fork_once`]).
 pub fn note_fork() {
     FORK_EPOCH.fetch_add(1, Ordering::SeqCst);
+}
+
+static NOTED_PID: AtomicU32 = AtomicU32::new(0);
+
+/// [`note_fork`], once per process id: the `pthread_atfork` child handler and Python's
+/// `os.register_at_fork` hook both call it after one fork, and only the first counts.
+pub fn note_fork_once() {
+    #[cfg(unix)]
+    {
+        // SAFETY: getpid has no preconditions and is async-signal-safe.
+        let pid = unsafe { libc::getpid() }.unsigned_abs();
+        if NOTED_PID.swap(pid, Ordering::SeqCst) == pid {
+            return;
+        }
+    }
+    note_fork();
 }
 
 /// How many forks this process descends from since it loaded the crate (see [`note_fork`]).
@@ -50,7 +68,7 @@ pub fn fork_epoch() -> u64 {
 }
 
 extern "C" fn atfork_child() {
-    note_fork();
+    note_fork_once();
 }
 
 fn install_fork_handler() {
@@ -73,9 +91,15 @@ fn os_seeded() -> ChaCha12Rng {
 
 #[inline]
 fn with_rng<T>(f: impl FnOnce(&mut ChaCha12Rng) -> T) -> T {
+    with_rng_at(fork_epoch(), f)
+}
+
+/// [`with_rng`] as if the fork epoch were `epoch` (tests simulate a fork without touching the
+/// process-wide epoch, which other tests' generators watch).
+#[inline]
+fn with_rng_at<T>(epoch: u64, f: impl FnOnce(&mut ChaCha12Rng) -> T) -> T {
     RNG.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let epoch = fork_epoch();
         match &mut *slot {
             Some((seen, rng)) if *seen == epoch => f(rng),
             _ => {
@@ -150,8 +174,8 @@ impl<R: RandomSource + ?Sized> RandomSource for std::sync::Arc<R> {
 /// (RFC 9562 §6.10).
 pub const MULTICAST_BIT: u64 = 1 << 40;
 
-static PROCESS_NODE: AtomicU64 = AtomicU64::new(0);
-static PROCESS_NODE_EPOCH: AtomicU64 = AtomicU64::new(u64::MAX);
+/// `epoch << 64 | node` of the process node; a node of 0 means none drawn yet.
+static PROCESS_NODE: AtomicU128 = AtomicU128::new(0);
 
 /// A random 48-bit node with the multicast bit set (RFC 9562 §6.10), so that it can never be
 /// mistaken for an IEEE 802 MAC address.
@@ -161,22 +185,34 @@ pub fn random_node<R: RandomSource + ?Sized>(random: &R) -> u64 {
 
 /// This process's node for v1 and v6 UUIDs: a [`random_node`] drawn once per process, and
 /// drawn again in a forked child, which is a new process (RFC 9562 §6.10; no MAC address is
-/// ever read).
+/// ever read). The node and the fork epoch it belongs to change together in one atomic word,
+/// so all threads agree on it.
 #[inline]
 pub fn process_node() -> u64 {
-    let epoch = fork_epoch();
-    let node = PROCESS_NODE.load(Ordering::Acquire);
-    if node != 0 && PROCESS_NODE_EPOCH.load(Ordering::Acquire) == epoch {
-        return node;
+    loop {
+        let epoch = fork_epoch();
+        let current = PROCESS_NODE.load(portable_atomic::Ordering::Acquire);
+        let (seen_epoch, node) = ((current >> 64) as u64, current as u64);
+        if seen_epoch == epoch && node != 0 {
+            return node;
+        }
+        if seen_epoch > epoch {
+            continue; // another thread saw a newer fork; read the epoch again
+        }
+        let fresh = (u128::from(epoch) << 64) | u128::from(random_node(&ThreadRandom));
+        match PROCESS_NODE.compare_exchange(
+            current,
+            fresh,
+            portable_atomic::Ordering::AcqRel,
+            portable_atomic::Ordering::Acquire,
+        ) {
+            Ok(_) => return fresh as u64,
+            Err(other) if (other >> 64) as u64 == epoch && other as u64 != 0 => {
+                return other as u64;
+            }
+            Err(_) => {}
+        }
     }
-    let fresh = random_node(&ThreadRandom);
-    let chosen =
-        match PROCESS_NODE.compare_exchange(node, fresh, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => fresh,
-            Err(other) => other,
-        };
-    PROCESS_NODE_EPOCH.store(epoch, Ordering::Release);
-    chosen
 }
 
 #[cfg(test)]
@@ -194,28 +230,33 @@ mod tests {
     }
 
     #[test]
-    fn reseeds_after_fork_epoch_changes() {
-        // Same thread, same seed unless the epoch moves: a clone of the state would replay.
-        let before = RNG.with(|c| c.borrow().as_ref().map(|(_, r)| r.clone()));
-        let _ = ThreadRandom.next_u64();
+    fn reseeds_when_the_fork_epoch_changes() {
+        // A clone of the thread's generator predicts its next output, until the epoch moves.
+        let epoch = fork_epoch();
+        let _ = with_rng_at(epoch, rand_chacha::rand_core::Rng::next_u64);
         let mut replay = RNG.with(|c| c.borrow().as_ref().unwrap().1.clone());
-        note_fork();
-        let after = ThreadRandom.next_u64();
-        assert_ne!(after, replay.next_u64());
-        drop(before);
+        assert_eq!(
+            with_rng_at(epoch, rand_chacha::rand_core::Rng::next_u64),
+            replay.next_u64()
+        );
+        let after_fork = with_rng_at(epoch + 1000, rand_chacha::rand_core::Rng::next_u64);
+        assert_ne!(
+            after_fork,
+            replay.next_u64(),
+            "a forked child must not replay"
+        );
     }
 
     #[test]
     fn process_node_is_multicast_and_stable() {
-        let epoch = fork_epoch();
         let n = process_node();
         assert_eq!(n & MULTICAST_BIT, MULTICAST_BIT);
         assert!(n < 1 << 48);
-        let again = process_node();
-        // Another test may simulate a fork concurrently; only then may the node change.
-        if fork_epoch() == epoch {
-            assert_eq!(again, n);
-        }
+        let from_threads: Vec<u64> = (0..4)
+            .map(|_| std::thread::spawn(process_node))
+            .map(|h| h.join().unwrap())
+            .collect();
+        assert!(from_threads.iter().all(|&m| m == n), "one node per process");
     }
 
     #[test]

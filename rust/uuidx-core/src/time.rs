@@ -54,11 +54,17 @@ pub fn unix_ns_to_unix_ms(unix_ns: i128) -> Result<u64> {
     let ms = unix_ns.div_euclid(1_000_000);
     match u64::try_from(ms) {
         Ok(ms) if ms <= MAX_UNIX_TS_MS => Ok(ms),
-        _ => Err(Error::new(ErrorKind::TimestampOutOfRange {
-            layout: "a version 7 UUID (48-bit milliseconds since 1970)",
-            value: format!("{unix_ns} ns since the Unix epoch"),
-        })),
+        _ => Err(v7_out_of_range(unix_ns)),
     }
+}
+
+/// The error for an instant outside what a version 7 UUID holds (1970 to the year 10889);
+/// public so that bindings report values wider than `i128` in the same words.
+pub fn v7_out_of_range(unix_ns: impl core::fmt::Display) -> Error {
+    Error::new(ErrorKind::TimestampOutOfRange {
+        layout: "a version 7 UUID (48-bit milliseconds since 1970)",
+        value: format!("{unix_ns} ns since the Unix epoch"),
+    })
 }
 
 #[cfg(test)]

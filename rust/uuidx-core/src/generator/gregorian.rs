@@ -7,11 +7,12 @@
 //! stable storage") and is drawn again, different from the last one, when the clock goes back
 //! beyond the allowance under [`RollbackPolicy::Reset`] and in a forked child.
 
-use super::{out_of_range, rollback_error, ForkWatch, RollbackPolicy};
+use super::{out_of_range, rollback_error, ForkWatch, RollbackPolicy, Tick};
 use crate::clock::{Clock, SystemClock};
 use crate::random::{process_node, RandomSource, ThreadRandom};
 use crate::time::{GREGORIAN_UNIX_OFFSET_100NS, MAX_GREGORIAN_100NS};
 use crate::{layout, Error, ErrorKind, Result, Uuid};
+use core::sync::atomic::AtomicU64;
 use portable_atomic::{AtomicU128, Ordering};
 
 /// A monotonic generator of version 1 or version 6 UUIDs.
@@ -28,6 +29,8 @@ use portable_atomic::{AtomicU128, Ordering};
 pub struct GregorianGenerator<C = SystemClock, R = ThreadRandom> {
     /// `timestamp << 14 | clock_seq` of the last UUID; 0 before the first.
     state: AtomicU128,
+    /// The clock, in 100-ns ticks, at the last new tick: what rollback is measured against.
+    anchor: AtomicU64,
     fork: ForkWatch,
     version: u8,
     node: Option<u64>,
@@ -116,6 +119,7 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
     ) -> Self {
         Self {
             state: AtomicU128::new(0),
+            anchor: AtomicU64::new(0),
             fork: ForkWatch::new(),
             version,
             node,
@@ -177,29 +181,44 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
     /// # Errors
     /// As [`GregorianGenerator::generate`].
     pub fn next_timestamp(&self) -> Result<(u64, u16)> {
-        let now = self.clock.now_unix_ns() / 100 + GREGORIAN_UNIX_OFFSET_100NS;
-        let fresh_seq = (self.random.next_u64() & 0x3FFF) as u16;
         let forked = self.fork.forked();
         let allowance = self.allowance_ns / 100;
+        let mut now = self.now_ticks();
+        let mut reread = false;
         let mut last = self.state.load(Ordering::Acquire);
         loop {
             let (last_ts, last_seq) = ((last >> 14) as u64, (last & 0x3FFF) as u16);
-            // A new clock sequence must differ from the one it replaces (§6.3).
-            let other_seq = if fresh_seq == last_seq {
-                fresh_seq ^ 1
+            let (ts, tick) = if last == 0 || now > last_ts {
+                (now, Tick::New)
             } else {
-                fresh_seq
+                // Rollback is measured against the clock of the last new tick, not against a
+                // timestamp that ran ahead of the clock by counting within a tick.
+                let behind = self.anchor.load(Ordering::Relaxed).saturating_sub(now);
+                if behind <= allowance {
+                    (last_ts + 1, Tick::Same)
+                } else if !reread {
+                    reread = true;
+                    now = self.now_ticks();
+                    continue;
+                } else if self.policy == RollbackPolicy::Reset {
+                    (now, Tick::Reset)
+                } else {
+                    return Err(rollback_error(behind * 100, self.allowance_ns));
+                }
             };
-            let (ts, seq) = if last == 0 {
-                (now, fresh_seq)
-            } else if now > last_ts {
-                (now, if forked { other_seq } else { last_seq })
-            } else if last_ts - now <= allowance {
-                (last_ts + 1, if forked { other_seq } else { last_seq })
-            } else if self.policy == RollbackPolicy::Reset {
-                (now, other_seq)
+            // A new clock sequence, different from the one it replaces (§6.3), at the start,
+            // after a reset and in a forked child; drawn only then.
+            let seq = if last == 0 {
+                (self.random.next_u64() & 0x3FFF) as u16
+            } else if forked || tick == Tick::Reset {
+                let fresh = (self.random.next_u64() & 0x3FFF) as u16;
+                if fresh == last_seq {
+                    fresh ^ 1
+                } else {
+                    fresh
+                }
             } else {
-                return Err(rollback_error((last_ts - now) * 100, self.allowance_ns));
+                last_seq
             };
             if ts > MAX_GREGORIAN_100NS {
                 return Err(out_of_range(
@@ -212,13 +231,22 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
                 .state
                 .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
             {
-                Ok(_) => return Ok((ts, seq)),
+                Ok(_) => {
+                    tick.record(&self.anchor, now);
+                    return Ok((ts, seq));
+                }
                 Err(current) => {
                     core::hint::spin_loop();
                     last = current;
                 }
             }
         }
+    }
+
+    /// The clock in 100-ns ticks since 1582-10-15.
+    #[inline]
+    fn now_ticks(&self) -> u64 {
+        self.clock.now_unix_ns() / 100 + GREGORIAN_UNIX_OFFSET_100NS
     }
 }
 
@@ -305,6 +333,19 @@ mod tests {
         );
         clock.advance(1_500_000_000);
         assert!(g.next_timestamp().is_ok(), "back within the allowance");
+    }
+
+    #[test]
+    fn counting_ahead_of_a_frozen_clock_is_not_a_rollback() {
+        // 1 s allowance = 10 M ticks; count 20 M ticks ahead of a frozen clock.
+        let (clock, g) = gen(6, RollbackPolicy::Error);
+        let (t0, s0) = g.next_timestamp().unwrap();
+        for _ in 0..20_000_000 {
+            g.next_timestamp().unwrap();
+        }
+        assert_eq!(g.next_timestamp().unwrap(), (t0 + 20_000_001, s0));
+        clock.rewind(2_000_000_000);
+        assert!(g.next_timestamp().unwrap_err().is_clock_rollback());
     }
 
     #[test]

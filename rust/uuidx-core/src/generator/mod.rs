@@ -1,11 +1,12 @@
 //! Lock-free monotonic generators for the time-based versions (RFC 9562 §6.1-§6.3).
 //!
-//! Each generator keeps its whole state in one 128-bit atomic word
-//! (`portable_atomic::AtomicU128`: `cmpxchg16b` on x86-64, `casp`/LL-SC pairs on AArch64)
-//! advanced by compare-and-swap; no mutex, read-write lock or spin lock is taken on the
-//! generation path. The successful CAS orders all calls: every UUID a generator returns is
-//! strictly greater than every UUID it returned before, across all threads, as long as the
-//! clock does not go back further than the rollback allowance.
+//! Each generator keeps its state in one 128-bit atomic word (`portable_atomic::AtomicU128`:
+//! `cmpxchg16b` on x86-64, `casp`/LL-SC pairs on AArch64) advanced by compare-and-swap, plus a
+//! 64-bit anchor (the clock reading of the last new tick) that rollback is measured against; no
+//! mutex, read-write lock or spin lock is taken on the generation path. The successful CAS
+//! orders all calls: every UUID a generator returns is strictly greater than every UUID it
+//! returned before, across all threads, except after a rollback beyond the allowance under
+//! [`RollbackPolicy::Reset`], which follows the clock back by design.
 //!
 //! Time and randomness come in through [`crate::clock::Clock`] and [`crate::random::RandomSource`], so tests drive the
 //! generators with a [`crate::clock::ManualClock`] and a [`crate::random::ScriptedRandom`].
@@ -109,6 +110,22 @@ pub fn uuid6(node: Option<u64>, clock_seq: Option<u64>) -> Result<Uuid> {
     GLOBAL_V6.generate_with(node, clock_seq)
 }
 
+/// Python 3.14's `uuid.uuid8(a, b, c)`: each part keeps its low 48, 12 and 62 bits; a missing
+/// part is random (from the thread CSPRNG, where the stdlib uses `random.getrandbits`).
+pub fn uuid8(a: Option<u64>, b: Option<u64>, c: Option<u64>) -> Uuid {
+    use crate::random::RandomSource as _;
+    let random = if a.is_none() || b.is_none() || c.is_none() {
+        ThreadRandom.next_u128()
+    } else {
+        0
+    };
+    crate::layout::v8::new_truncated(
+        a.unwrap_or((random >> 64) as u64),
+        b.unwrap_or((random >> 52) as u64),
+        c.unwrap_or(random as u64),
+    )
+}
+
 /// Tracks the fork epoch a generator last saw, to notice that it runs in a forked child.
 #[derive(Debug)]
 pub(crate) struct ForkWatch(AtomicU64);
@@ -123,6 +140,33 @@ impl ForkWatch {
     pub(crate) fn forked(&self) -> bool {
         let epoch = crate::random::fork_epoch();
         epoch != self.0.load(Ordering::Relaxed) && self.0.swap(epoch, Ordering::Relaxed) != epoch
+    }
+}
+
+/// How a successful compare-and-swap chose its timestamp, for the rollback anchor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tick {
+    /// From the clock, later than the last timestamp: the anchor moves up to it.
+    New,
+    /// Counting on from the last timestamp: the anchor stays.
+    Same,
+    /// From the clock after a rollback beyond the allowance: the anchor moves down to it.
+    Reset,
+}
+
+impl Tick {
+    /// Updates `anchor`, the clock reading of the last new tick, after a successful CAS.
+    #[inline]
+    pub(crate) fn record(self, anchor: &AtomicU64, clock: u64) {
+        match self {
+            // A racing thread may store a slightly older reading; the anchor then
+            // underestimates the clock, which only makes rollback detection more lenient.
+            Self::New if anchor.load(Ordering::Relaxed) < clock => {
+                anchor.store(clock, Ordering::Relaxed);
+            }
+            Self::Reset => anchor.store(clock, Ordering::Relaxed),
+            Self::New | Self::Same => {}
+        }
     }
 }
 

@@ -16,11 +16,12 @@
 //! as §6.2 allows, and never repeats a value. The random bits are drawn fresh for each UUID
 //! and are not part of the state.
 
-use super::{out_of_range, rollback_error, ForkWatch, RollbackPolicy};
+use super::{out_of_range, rollback_error, ForkWatch, RollbackPolicy, Tick};
 use crate::clock::{Clock, SystemClock};
 use crate::layout::low_bits;
 use crate::random::{RandomSource, ThreadRandom};
 use crate::{Error, ErrorKind, Result, Uuid};
+use core::sync::atomic::AtomicU64;
 use portable_atomic::{AtomicU128, Ordering};
 
 /// How the 74 bits after the timestamp are used (RFC 9562 §6.2).
@@ -160,6 +161,8 @@ impl V7Method {
 pub struct V7Generator<C = SystemClock, R = ThreadRandom> {
     /// The last key handed out; 0 before the first.
     state: AtomicU128,
+    /// The clock, as a key prefix, at the last new tick: what rollback is measured against.
+    anchor: AtomicU64,
     fork: ForkWatch,
     method: V7Method,
     fraction_bits: u32,
@@ -231,6 +234,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         };
         Self {
             state: AtomicU128::new(0),
+            anchor: AtomicU64::new(0),
             fork: ForkWatch::new(),
             method,
             fraction_bits,
@@ -362,9 +366,11 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
 
     /// Reserves `count` consecutive keys and returns the first. `entropy` supplies the counter
     /// seed and, for Method 2, the increment; its low `random_bits` are left for the UUID.
+    ///
+    /// Rollback is judged against the *anchor*, the clock reading of the last new tick, not
+    /// against the last key: a key that ran ahead of the clock by counting is no rollback.
     fn reserve(&self, count: u64, entropy: u128) -> Result<u128> {
         let c = self.counter_bits;
-        let now_prefix = self.prefix_of(self.clock.now_unix_ns());
         let above_random = entropy >> self.random_bits;
         let (seed, step) = match self.method {
             V7Method::MonotonicRandom { increment_bits } => {
@@ -378,28 +384,36 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             _ => (above_random & ((1 << (c - 1)) - 1), 1),
         };
         // A forked child jumps ahead by a random amount, so that it and its parent, which
-        // continue from the same state, do not step through the same counter values.
+        // continue from the same state, are unlikely to step through the same counter values.
         let step = if c > 1 && self.fork.forked() {
             step + u128::from(self.random.next_u64() & ((1 << (c - 1).min(32)) - 1))
         } else {
             step
         };
-        let allowance = self.allowance_ticks;
         let span = u128::from(count.max(1)) - 1;
+        let mut now_prefix = self.prefix_of(self.clock.now_unix_ns());
+        let mut reread = false;
         let mut last = self.state.load(Ordering::Acquire);
         loop {
             let last_prefix = last >> c;
-            let first = if now_prefix > last_prefix {
-                (now_prefix << c) | seed
-            } else if last_prefix - now_prefix <= allowance {
-                last + step
-            } else if self.policy == RollbackPolicy::Reset {
-                (now_prefix << c) | seed
+            let (first, tick) = if now_prefix > last_prefix {
+                ((now_prefix << c) | seed, Tick::New)
             } else {
-                return Err(rollback_error(
-                    self.prefix_to_ns(last_prefix - now_prefix),
-                    self.allowance_ns,
-                ));
+                let anchor = u128::from(self.anchor.load(Ordering::Relaxed));
+                let behind = anchor.saturating_sub(now_prefix);
+                if behind <= self.allowance_ticks {
+                    (last + step, Tick::Same)
+                } else if !reread {
+                    // A thread descheduled since it read the clock would see a rollback that
+                    // never happened: read the clock again before deciding.
+                    reread = true;
+                    now_prefix = self.prefix_of(self.clock.now_unix_ns());
+                    continue;
+                } else if self.policy == RollbackPolicy::Reset {
+                    ((now_prefix << c) | seed, Tick::Reset)
+                } else {
+                    return Err(rollback_error(self.prefix_to_ns(behind), self.allowance_ns));
+                }
             };
             let end = first + span;
             if end >> self.key_bits() != 0 {
@@ -412,7 +426,11 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
                 .state
                 .compare_exchange_weak(last, end, Ordering::AcqRel, Ordering::Acquire)
             {
-                Ok(_) => return Ok(first),
+                Ok(_) => {
+                    // The prefix has at most 60 bits, so it fits the anchor.
+                    tick.record(&self.anchor, now_prefix as u64);
+                    return Ok(first);
+                }
                 Err(current) => {
                     core::hint::spin_loop();
                     last = current;

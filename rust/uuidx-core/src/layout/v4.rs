@@ -58,14 +58,18 @@ pub fn fill_bytes(out: &mut [u8]) -> crate::Result<()> {
     Ok(())
 }
 
-/// Fills `out` with version 4 UUIDs from one call to the thread CSPRNG.
+/// Fills `out` with version 4 UUIDs, drawing from the thread CSPRNG 4 KiB at a time.
 pub fn fill(out: &mut [Uuid]) {
-    let mut bytes = vec![0u8; out.len() * 16];
-    ThreadRandom.fill(&mut bytes);
-    for (slot, record) in out.iter_mut().zip(bytes.chunks_exact(16)) {
-        let mut octets = [0u8; 16];
-        octets.copy_from_slice(record);
-        *slot = from_random_bytes(octets);
+    const CHUNK: usize = 256;
+    let mut bytes = [0u8; 16 * CHUNK];
+    for chunk in out.chunks_mut(CHUNK) {
+        let random = &mut bytes[..16 * chunk.len()];
+        ThreadRandom.fill(random);
+        for (slot, record) in chunk.iter_mut().zip(random.chunks_exact(16)) {
+            let mut octets = [0u8; 16];
+            octets.copy_from_slice(record);
+            *slot = from_random_bytes(octets);
+        }
     }
 }
 

@@ -243,3 +243,51 @@ fn eight_threads_a_million_each_no_duplicates() {
     assert_eq!(all.len(), n, "duplicates across threads");
     assert_eq!(n, 8 * PER_THREAD);
 }
+
+#[test]
+fn running_ahead_of_the_clock_is_not_a_rollback() {
+    // A frozen clock and a 1 ms allowance: counting carries the key several milliseconds (or
+    // thousands of 1/4096 ms ticks) ahead of the clock. That is no rollback: under either
+    // policy the sequence keeps increasing and nothing fails.
+    for method in [
+        V7Method::Counter { bits: 12 },
+        V7Method::SubMillisecond { counter_bits: 0 },
+    ] {
+        for policy in [RollbackPolicy::Reset, RollbackPolicy::Error] {
+            let clock = Arc::new(ManualClock::new(VECTOR_MS * 1_000_000));
+            let g = V7Generator::with_sources(
+                method,
+                1_000_000,
+                policy,
+                Arc::clone(&clock),
+                ScriptedRandom::new(vec![0x7777_7777_7777_7777]),
+            )
+            .unwrap();
+            let mut batch = vec![Uuid::NIL; 50_000];
+            g.fill(&mut batch).unwrap();
+            assert!(
+                split(batch[batch.len() - 1]).0 >= VECTOR_MS + 5,
+                "{method:?}: the key ran ahead"
+            );
+            let mut last = batch[batch.len() - 1];
+            for _ in 0..10_000 {
+                let next = g.generate().unwrap();
+                assert!(next > last, "{method:?} {policy:?}");
+                last = next;
+            }
+            // A real rollback is still measured from the clock, not from the key.
+            clock.rewind(2_000_000);
+            let behind = g.generate();
+            match policy {
+                RollbackPolicy::Reset => assert_eq!(split(behind.unwrap()).0, VECTOR_MS - 2),
+                RollbackPolicy::Error => assert_eq!(
+                    behind.unwrap_err().kind(),
+                    &ErrorKind::ClockRollback {
+                        behind_ns: 2_000_000,
+                        allowance_ns: 1_000_000
+                    }
+                ),
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Fork handling, in a test binary of its own: `note_fork` changes process-wide state that the
+//! unit tests' generators watch. Everything runs in one test function, in order.
+
+use std::sync::Arc;
+
+use uuidx_core::clock::ManualClock;
+use uuidx_core::generator::{GregorianGenerator, RollbackPolicy, V7Generator, V7Method, GLOBAL_V7};
+use uuidx_core::layout::{self, split};
+use uuidx_core::random::{self, RandomSource as _, ScriptedRandom, ThreadRandom};
+use uuidx_core::Uuid;
+
+const NOW: u64 = 1_645_557_742_000_000_000;
+
+fn counter_after_simulated_fork() {
+    // Method 1, 12 bits, a frozen clock and a scripted source: every step is 1, except the
+    // first after a fork, which adds the random jump (the scripted word & 0x7FF = 5).
+    let generator = V7Generator::with_sources(
+        V7Method::Counter { bits: 12 },
+        10_000_000_000,
+        RollbackPolicy::Error,
+        ManualClock::new(NOW),
+        ScriptedRandom::new(vec![5]),
+    )
+    .unwrap();
+    let counter = |u: Uuid| split(u).1;
+    let first = generator.generate().unwrap();
+    let second = generator.generate().unwrap();
+    assert_eq!(counter(second) - counter(first), 1);
+    random::note_fork();
+    let third = generator.generate().unwrap();
+    assert_eq!(
+        counter(third) - counter(second),
+        1 + 5,
+        "the child jumps ahead"
+    );
+    let fourth = generator.generate().unwrap();
+    assert_eq!(counter(fourth) - counter(third), 1, "only once per fork");
+}
+
+fn clock_seq_and_node_after_simulated_fork() {
+    let g = GregorianGenerator::with_sources(
+        1,
+        None,
+        10_000_000_000,
+        RollbackPolicy::Error,
+        Arc::new(ManualClock::new(NOW)),
+        ScriptedRandom::new(vec![0x1111, 0x2222]),
+    )
+    .unwrap();
+    let (t0, s0) = g.next_timestamp().unwrap();
+    let node = random::process_node();
+    random::note_fork();
+    let (t1, s1) = g.next_timestamp().unwrap();
+    assert_eq!((t1, s0), (t0 + 1, 0x1111));
+    assert_eq!(s1, 0x2222, "a child draws a new clock sequence");
+    assert_ne!(random::process_node(), node, "a child draws a new node");
+    assert_eq!(g.next_timestamp().unwrap().1, s1, "and keeps it");
+}
+
+fn note_fork_once_counts_once_per_process() {
+    let before = random::fork_epoch();
+    random::note_fork_once();
+    random::note_fork_once();
+    assert_eq!(random::fork_epoch(), before + 1);
+}
+
+/// A real `fork()`: the child's v7 stream continues after the parent's last value, its random
+/// values and node differ from the parent's.
+fn real_fork() {
+    let last = GLOBAL_V7.generate().unwrap();
+    let parent_node = random::process_node();
+    let mut fds = [0i32; 2];
+    // SAFETY: a pipe and a fork; the child only generates, writes and `_exit`s.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        let pid = libc::fork();
+        assert!(pid >= 0);
+        if pid == 0 {
+            let mut out = Vec::new();
+            for _ in 0..100 {
+                out.extend_from_slice(&GLOBAL_V7.generate().unwrap().to_bytes());
+                out.extend_from_slice(&layout::v4::new().to_bytes());
+            }
+            out.extend_from_slice(&random::process_node().to_be_bytes());
+            out.extend_from_slice(&ThreadRandom.next_u64().to_be_bytes());
+            let written = libc::write(fds[1], out.as_ptr().cast(), out.len());
+            libc::_exit(i32::from(usize::try_from(written) != Ok(out.len())));
+        }
+        libc::close(fds[1]);
+        let mut buf = vec![0u8; 100 * 32 + 16];
+        let mut got = 0;
+        while got < buf.len() {
+            let n = libc::read(fds[0], buf[got..].as_mut_ptr().cast(), buf.len() - got);
+            assert!(n > 0, "the child wrote too little");
+            got += usize::try_from(n).expect("positive");
+        }
+        libc::close(fds[0]);
+        let mut status = 0;
+        libc::waitpid(pid, &raw mut status, 0);
+        assert_eq!(status, 0, "the child failed");
+        let mine: Vec<Uuid> = (0..100).map(|_| GLOBAL_V7.generate().unwrap()).collect();
+        let mine4: Vec<Uuid> = (0..100).map(|_| layout::v4::new()).collect();
+        let child: Vec<Uuid> = buf[..3200]
+            .chunks(32)
+            .map(|r| Uuid::from_slice(&r[..16]).unwrap())
+            .collect();
+        let child4: Vec<Uuid> = buf[..3200]
+            .chunks(32)
+            .map(|r| Uuid::from_slice(&r[16..]).unwrap())
+            .collect();
+        assert!(child[0] > last && child.windows(2).all(|w| w[0] < w[1]));
+        assert!(child.iter().all(|u| !mine.contains(u)));
+        assert!(child4.iter().all(|u| !mine4.contains(u)));
+        let child_node = u64::from_be_bytes(buf[3200..3208].try_into().unwrap());
+        assert_ne!(child_node, parent_node);
+        let child_word = u64::from_be_bytes(buf[3208..].try_into().unwrap());
+        assert_ne!(child_word, ThreadRandom.next_u64());
+    }
+}
+
+#[test]
+fn fork_handling() {
+    counter_after_simulated_fork();
+    clock_seq_and_node_after_simulated_fork();
+    note_fork_once_counts_once_per_process();
+    real_fork();
+}
