@@ -592,3 +592,22 @@ def test_gregorian_generator_node_out_of_range(cls: Callable[..., object], node:
 @pytest.mark.parametrize("cls", [uuidx.V6Generator, uuidx.V1Generator])
 def test_gregorian_generator_node_wrong_type(cls: Callable[..., object], node: object) -> None:
     raises_naming(TypeError, node, cls, node=node)
+
+
+@pytest.mark.parametrize("n", [10**12, 2**59, 2**64 - 1])
+@pytest.mark.parametrize(
+    "bulk",
+    [
+        uuidx.uuid4_many,
+        uuidx.uuid7_many,
+        uuidx.uuid4_str_many,
+        uuidx.uuid7_str_many,
+        uuidx.uuid4_bytes,
+        uuidx.uuid7_bytes,
+        uuidx.V7Generator().many,
+    ],
+)
+def test_bulk_counts_beyond_memory_raise_memory_error(bulk: Callable[[int], object], n: int) -> None:
+    # Never an abort or a PanicException (a BaseException that `except Exception` misses).
+    with pytest.raises(MemoryError):
+        bulk(n)

@@ -204,9 +204,11 @@ def max_uuid7(t: Instant) -> UUID:
 
 
 def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, UUID]:
-    """``(lo, hi)`` such that every version 7 UUID made from ``start`` to ``end`` (inclusive,
-    at millisecond precision) satisfies ``lo <= u <= hi``: for ``WHERE id BETWEEN lo AND hi``
-    and partition boundaries (RFC 9562 §6.13). ``end`` defaults to ``start``.
+    """``(lo, hi)`` such that every version 7 UUID whose embedded timestamp lies from ``start``
+    to ``end`` (inclusive, at millisecond precision) satisfies ``lo <= u <= hi``: for
+    ``WHERE id BETWEEN lo AND hi`` and partition boundaries (RFC 9562 §6.13). ``end``
+    defaults to ``start``. A UUID's timestamp is its generator's clock, which may run slightly
+    ahead of the wall clock during bursts or after a clock step back within the allowance.
 
     Raises:
         TypeError: an instant is not an aware datetime or an int.
@@ -220,6 +222,6 @@ def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, U
 
 
 if hasattr(_os, "register_at_fork"):
-    # The Rust core also installs a pthread_atfork handler; this covers interpreters where
-    # os.fork() is used and keeps the intent visible.
+    # The Rust core's pthread_atfork handler already runs in any forked child; this hook calls
+    # the same once-per-process function, so the two count as one fork.
     _os.register_at_fork(after_in_child=_core._after_fork_in_child)

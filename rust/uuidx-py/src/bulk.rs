@@ -79,9 +79,14 @@ fn buffer(
     n: usize,
     fill: impl Fn(&mut [u8]) -> uuidx_core::Result<()> + Sync,
 ) -> PyResult<Bound<'_, PyBytes>> {
-    let len = n.checked_mul(16).ok_or_else(|| {
-        pyo3::exceptions::PyOverflowError::new_err(format!("n = {n} UUIDs do not fit in memory"))
-    })?;
+    let len = n
+        .checked_mul(16)
+        .filter(|&len| isize::try_from(len).is_ok())
+        .ok_or_else(|| {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "cannot allocate memory for {n} UUIDs"
+            ))
+        })?;
     let mut result = Ok(());
     let bytes = PyBytes::new_with(py, len, |buf| {
         result = py.detach(|| fill(buf));

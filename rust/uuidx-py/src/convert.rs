@@ -177,11 +177,7 @@ pub fn unix_ns_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
     }
     obj.extract::<i128>().map_err(|err| {
         if err.is_instance_of::<PyOverflowError>(obj.py()) {
-            PyValueError::new_err(format!(
-                "timestamp {} ns since the Unix epoch is out of range for a version 7 UUID \
-                 (1970 to the year 10889)",
-                short_repr(obj)
-            ))
+            PyValueError::new_err(uuidx_core::time::v7_out_of_range(short_repr(obj)).to_string())
         } else {
             err
         }

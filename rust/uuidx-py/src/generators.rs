@@ -40,11 +40,13 @@ pub fn filled(
     n: usize,
     fill: impl FnOnce(&mut [Uuid]) -> uuidx_core::Result<()> + Send,
 ) -> PyResult<Vec<Uuid>> {
-    py.detach(|| {
-        let mut out = vec![Uuid::NIL; n];
-        fill(&mut out).map(|()| out)
-    })
-    .py_err()
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| {
+        pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate memory for {n} UUIDs"))
+    })?;
+    out.resize(n, Uuid::NIL);
+    py.detach(|| fill(&mut out)).py_err()?;
+    Ok(out)
 }
 
 /// A monotonic version 7 generator with its own state (RFC 9562 §5.7, §6.2).
@@ -168,7 +170,8 @@ macro_rules! gregorian_class {
                 rollback_allowance_ns: Option<&Bound<'_, PyAny>>,
                 rollback_policy: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Self> {
-                let node = node.filter(|n| !n.is_none()).map(|n| field_u64(n, "node", 48)).transpose()?;
+                let (name, bits) = uuidx_core::layout::v1::FIELDS[2];
+                let node = node.filter(|n| !n.is_none()).map(|n| field_u64(n, name, bits)).transpose()?;
                 let inner = GregorianGenerator::new($version, node, allowance(rollback_allowance_ns)?, policy_or_default(rollback_policy)?).py_err()?;
                 Ok(Self { inner })
             }

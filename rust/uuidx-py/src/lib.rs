@@ -53,7 +53,10 @@ fn uuid1<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let node = node
         .filter(|o| !o.is_none())
-        .map(|o| field_u64(o, "node", 48))
+        .map(|o| {
+            let (name, bits) = layout::v1::FIELDS[2];
+            field_u64(o, name, bits)
+        })
         .transpose()?;
     let clock_seq = opt_masked(clock_seq, "clock_seq")?;
     new_uuid(py, generator::uuid1(node, clock_seq).py_err()?.as_u128())
@@ -122,12 +125,12 @@ fn uuid8<'py>(
     b: Option<&Bound<'py, PyAny>>,
     c: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    use uuidx_core::random::RandomSource as _;
-    let rng = random::ThreadRandom;
-    let a = opt_masked(a, "a")?.unwrap_or_else(|| rng.next_u64());
-    let b = opt_masked(b, "b")?.unwrap_or_else(|| rng.next_u64());
-    let c = opt_masked(c, "c")?.unwrap_or_else(|| rng.next_u64());
-    new_uuid(py, layout::v8::new_truncated(a, b, c).as_u128())
+    let (a, b, c) = (
+        opt_masked(a, "a")?,
+        opt_masked(b, "b")?,
+        opt_masked(c, "c")?,
+    );
+    new_uuid(py, generator::uuid8(a, b, c).as_u128())
 }
 
 /// A name-based version 8 UUID (RFC 9562 §5.8, Appendix B.2): the leftmost 128 bits of
@@ -289,12 +292,12 @@ fn process_node() -> u64 {
     random::process_node()
 }
 
-/// Reseeds every random source and draws a new process node; registered with
-/// ``os.register_at_fork``. A ``pthread_atfork`` handler does the same for forks made
-/// outside Python.
+/// Marks this process as a forked child (once per process id): every random source reseeds
+/// and a new process node is drawn. Registered with ``os.register_at_fork``; the core's
+/// ``pthread_atfork`` handler calls the same function for any fork, so one fork counts once.
 #[pyfunction]
 fn _after_fork_in_child() {
-    random::note_fork();
+    random::note_fork_once();
 }
 
 /// ``True`` when UUIDs are built by storing ``uuid.UUID``'s slots directly (the fast path),
