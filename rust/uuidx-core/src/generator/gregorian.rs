@@ -7,7 +7,7 @@
 //! stable storage") and is drawn again, different from the last one, when the clock goes back
 //! beyond the allowance under [`RollbackPolicy::Reset`] and in a forked child.
 
-use super::{out_of_range, rollback_error, ForkWatch, RollbackPolicy, Tick};
+use super::{out_of_range, rollback_error, Backoff, ForkWatch, RollbackPolicy, Tick};
 use crate::clock::{Clock, SystemClock};
 use crate::random::{process_node, RandomSource, ThreadRandom};
 use crate::time::{GREGORIAN_UNIX_OFFSET_100NS, MAX_GREGORIAN_100NS};
@@ -189,6 +189,7 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
         let mut now = self.now_ticks();
         let mut reread = false;
         let mut last = self.state.load(Ordering::Acquire);
+        let mut backoff = Backoff::default();
         loop {
             let (last_ts, last_seq) = ((last >> 14) as u64, (last & 0x3FFF) as u16);
             let (ts, tick) = if last == 0 || now > last_ts {
@@ -239,7 +240,7 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
                     return Ok((ts, seq));
                 }
                 Err(current) => {
-                    core::hint::spin_loop();
+                    backoff.pause();
                     last = current;
                 }
             }

@@ -143,6 +143,22 @@ impl ForkWatch {
     }
 }
 
+/// Exponential backoff after a failed compare-and-swap: 1, 2, 4 ... 64 pause instructions. Under
+/// contention, retrying at once only bounces the cache line between cores; pausing lets the
+/// winner finish and gives the next attempt a better chance.
+#[derive(Debug, Default)]
+pub(crate) struct Backoff(u32);
+
+impl Backoff {
+    #[inline]
+    pub(crate) fn pause(&mut self) {
+        for _ in 0..1u32 << self.0 {
+            core::hint::spin_loop();
+        }
+        self.0 = (self.0 + 1).min(6);
+    }
+}
+
 /// How a successful compare-and-swap chose its timestamp, for the rollback anchor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Tick {

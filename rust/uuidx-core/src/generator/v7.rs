@@ -16,7 +16,7 @@
 //! as §6.2 allows, and never repeats a value. The random bits are drawn fresh for each UUID
 //! and are not part of the state.
 
-use super::{out_of_range, rollback_error, ForkWatch, RollbackPolicy, Tick};
+use super::{out_of_range, rollback_error, Backoff, ForkWatch, RollbackPolicy, Tick};
 use crate::clock::{Clock, SystemClock};
 use crate::layout::low_bits;
 use crate::random::{RandomSource, ThreadRandom};
@@ -397,6 +397,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         let mut now_prefix = self.prefix_of(self.clock.now_unix_ns());
         let mut reread = false;
         let mut last = self.state.load(Ordering::Acquire);
+        let mut backoff = Backoff::default();
         loop {
             let last_prefix = last >> c;
             let (first, tick) = if now_prefix > last_prefix {
@@ -435,7 +436,7 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
                     return Ok(first);
                 }
                 Err(current) => {
-                    core::hint::spin_loop();
+                    backoff.pause();
                     last = current;
                 }
             }
