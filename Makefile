@@ -8,7 +8,7 @@ BENCH_VENV := benches/.venv
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-python postgres lint demo bench clean
+.PHONY: help dev build test test-rust test-python postgres lint demo bench bench-rust clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -57,6 +57,9 @@ bench: dev ## Side-by-side benchmarks against the stdlib and peers (benches/.ven
 	$(BENCH_VENV)/bin/python -m pip install -q -r benches/requirements.txt
 	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BIN)/maturin develop --release -q
 	$(BENCH_VENV)/bin/python benches/bench.py
+
+bench-rust: ## Rust core benchmarks (criterion); rewrites the README's Rust table
+	$(PYTHON) benches/rust_bench.py
 
 clean: ## Remove build products and virtualenvs
 	rm -rf target dist $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .hypothesis
