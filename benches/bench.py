@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 import uuidx
+from machine import cpu_model, describe
 
 HERE = Path(__file__).resolve().parent
 N_BULK = 100_000
@@ -549,16 +550,6 @@ def targets(suite: Suite) -> list[Target]:
     ]
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
 def load_average() -> str:
     try:
         return " / ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -683,7 +674,7 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     started = time.perf_counter()
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    machine = f"{platform.platform()}, {cpu_model()}, {os.cpu_count()} cores"
+    machine = describe()
     pyver = f"{platform.python_implementation()} {platform.python_version()}"
     vers = versions()
     print(f"uuidx benchmarks — {when}\nmachine: {machine}\npython: {pyver} ({sys.executable})")

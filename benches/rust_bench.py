@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
-import platform
 import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
+
+from machine import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 CRITERION = ROOT / "target" / "criterion"
@@ -61,21 +61,13 @@ def fmt(ns: Optional[float]) -> str:
     return f"{ns:,.0f}" if ns >= 100 else f"{ns:.1f}"
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
 def table() -> list[str]:
-    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    # The time of the measurement, not of this rewrite: the newest result file read.
+    stamps = [p.stat().st_mtime for p in CRITERION.glob("**/new/estimates.json")]
+    measured = dt.datetime.fromtimestamp(max(stamps, default=0), dt.timezone.utc)
+    when = measured.strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        f"Measured by `make bench-rust` on {when}: {platform.platform()}, {cpu_model()}, "
-        f"{os.cpu_count()} cores; criterion medians.",
+        f"Measured by `make bench-rust` on {when}: {describe()}; criterion medians.",
         "",
         "| operation | ns/op |",
         "|:---|---:|",

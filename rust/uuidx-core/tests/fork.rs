@@ -1,5 +1,7 @@
 //! Fork handling, in a test binary of its own: `note_fork` changes process-wide state that the
-//! unit tests' generators watch. Everything runs in one test function, in order.
+//! unit tests' generators watch. Everything runs in one test function, in order. Unix only:
+//! it forks for real.
+#![cfg(unix)]
 
 use std::sync::Arc;
 
