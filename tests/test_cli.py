@@ -198,3 +198,26 @@ def test_help() -> None:
     proc = run("--help")
     assert proc.returncode == 0
     assert "gen" in proc.stdout and "inspect" in proc.stdout
+
+
+def run_stdlib_main(*args: str) -> "subprocess.CompletedProcess[str]":
+    code = "import sys, uuidx; sys.argv[1:] = sys.argv[2:]; uuidx.main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, "prog", *args],
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_stdlib_main_mirrors_python_314() -> None:
+    out = run_stdlib_main("-u", "uuid7", "-C", "3")
+    assert out.returncode == 0, out.stderr
+    made = [uuid.UUID(line) for line in out.stdout.split()]
+    assert len(made) == 3 and all(u.version == 7 for u in made) and made == sorted(made)
+    named = run_stdlib_main("-u", "uuid5", "-n", "@dns", "-N", "www.example.com")
+    assert named.stdout.strip() == "2ed6657d-e927-568b-95e1-2665a8aea6a2"
+    explicit = run_stdlib_main("-u", "uuid3", "-n", str(uuid.NAMESPACE_DNS), "-N", "www.example.com")
+    assert explicit.stdout.strip() == "5df41881-3aed-3515-88a7-2f4a814cf09e"
+    default = run_stdlib_main()
+    assert uuid.UUID(default.stdout.strip()).version == 4
+    missing = run_stdlib_main("-u", "uuid3", "-n", "@dns")
+    assert missing.returncode == 2 and "requires a namespace and a name" in missing.stderr

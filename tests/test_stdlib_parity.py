@@ -444,7 +444,7 @@ PY314_PUBLIC = [
     "uuid1", "uuid3", "uuid4", "uuid5", "uuid6", "uuid7", "uuid8",
     "NAMESPACE_DNS", "NAMESPACE_URL", "NAMESPACE_OID", "NAMESPACE_X500",
     "NIL", "MAX",
-    "RESERVED_NCS", "RFC_4122", "RESERVED_MICROSOFT", "RESERVED_FUTURE",
+    "RESERVED_NCS", "RFC_4122", "RESERVED_MICROSOFT", "RESERVED_FUTURE", "main",
 ]  # fmt: skip
 
 

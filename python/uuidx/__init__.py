@@ -83,6 +83,7 @@ __all__ = [
     "SafeUUID",
     "getnode",
     "layout",
+    "main",
     "max_uuid7",
     "min_uuid7",
     "parse",
@@ -119,6 +120,14 @@ NIL: UUID = getattr(_uuid, "NIL", None) or UUID(int=0)
 MAX: UUID = getattr(_uuid, "MAX", None) or UUID(int=(1 << 128) - 1)
 
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def main() -> None:
+    """Python 3.14's ``uuid.main()``, the stdlib's command line (``-u``, ``-n``, ``-N``,
+    ``-C``), reading ``sys.argv``. uuidx's own CLI is ``python -m uuidx``."""
+    from .__main__ import stdlib_main
+
+    stdlib_main()
 
 
 def to_datetime(u: UUID) -> _dt.datetime:

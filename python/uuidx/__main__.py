@@ -126,6 +126,40 @@ def describe(u: UUID) -> list[str]:
     return lines
 
 
+def stdlib_main(argv: Optional[Sequence[str]] = None) -> None:
+    """Python 3.14's ``uuid.main()``: ``-u/--uuid uuid1..uuid8``, ``-n/--namespace``,
+    ``-N/--name`` (for uuid3 and uuid5), ``-C/--count``; prints the UUIDs, one per line."""
+    funcs: dict[str, Callable[..., UUID]] = {
+        "uuid1": uuidx.uuid1, "uuid3": uuidx.uuid3, "uuid4": uuidx.uuid4, "uuid5": uuidx.uuid5,
+        "uuid6": uuidx.uuid6, "uuid7": uuidx.uuid7, "uuid8": uuidx.uuid8,
+    }
+    parser = argparse.ArgumentParser(
+        description="Generate a UUID using the selected UUID function."
+    )
+    parser.add_argument("-u", "--uuid", choices=list(funcs), default="uuid4",
+                        help="function to generate the UUID (default: uuid4)")
+    parser.add_argument("-n", "--namespace",
+                        help="a UUID, or @dns, @url, @oid or @x500; required for uuid3/uuid5")
+    parser.add_argument("-N", "--name", help="the name; required for uuid3/uuid5")
+    parser.add_argument("-C", "--count", metavar="NUM", type=int, default=1,
+                        help="generate NUM fresh UUIDs (default 1)")
+    args = parser.parse_args(argv)
+    func = funcs[args.uuid]
+    if args.uuid in ("uuid3", "uuid5"):
+        if not args.namespace or not args.name:
+            parser.error(
+                "Incorrect number of arguments. "
+                f"{args.uuid} requires a namespace and a name. "
+                "Run 'python -m uuid -h' for more information."
+            )
+        namespace = _NAMESPACES.get(args.namespace) or UUID(args.namespace)
+        for _ in range(args.count):
+            print(func(namespace, args.name))
+    else:
+        for _ in range(args.count):
+            print(func())
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
