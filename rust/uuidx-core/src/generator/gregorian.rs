@@ -100,7 +100,7 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
             }));
         }
         if let Some(node) = node {
-            layout::check_field("node", node, 48)?;
+            layout::check_fields(&[layout::v1::FIELDS[2]], [node])?;
         }
         Ok(Self::build(
             version,

@@ -96,7 +96,7 @@ pub fn uuid7() -> Result<Uuid> {
 /// [`ErrorKind::FieldOutOfRange`] for a node of 48 bits or more.
 pub fn uuid1(node: Option<u64>, clock_seq: Option<u64>) -> Result<Uuid> {
     if let Some(node) = node {
-        crate::layout::check_field("node", node, 48)?;
+        crate::layout::check_fields(&[crate::layout::v1::FIELDS[2]], [node])?;
     }
     GLOBAL_V1.generate_with(node, clock_seq)
 }
