@@ -10,14 +10,16 @@ use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::{Error, ErrorKind, Result};
+#[cfg(test)]
+use crate::ErrorKind;
+use crate::{Error, Result};
 
 /// A source of wall-clock time.
 pub trait Clock: Send + Sync {
     /// Nanoseconds since the Unix epoch, 1970-01-01 00:00:00 UTC.
     ///
     /// # Errors
-    /// [`ErrorKind::ClockBeforeEpoch`] for a reading before 1970; whatever a caller-supplied
+    /// [`crate::ErrorKind::ClockBeforeEpoch`] for a reading before 1970; whatever a caller-supplied
     /// clock reports.
     fn now_unix_ns(&self) -> Result<u64>;
 }
@@ -37,7 +39,7 @@ impl Clock for SystemClock {
 /// Nanoseconds since the Unix epoch of `t`.
 ///
 /// # Errors
-/// [`ErrorKind::ClockBeforeEpoch`] before 1970.
+/// [`crate::ErrorKind::ClockBeforeEpoch`] before 1970.
 ///
 /// # Examples
 /// ```
@@ -52,9 +54,9 @@ pub fn unix_ns(t: SystemTime) -> Result<u64> {
         // u64 nanoseconds last until the year 2554, past every layout but v7's 10889;
         // saturating keeps a clock beyond that an error of the layout, not a wrap.
         Ok(d) => Ok(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
-        Err(before) => Err(Error::new(ErrorKind::ClockBeforeEpoch {
-            before_ns: u64::try_from(before.duration().as_nanos()).unwrap_or(u64::MAX),
-        })),
+        Err(before) => Err(Error::clock_before_epoch(
+            u64::try_from(before.duration().as_nanos()).unwrap_or(u64::MAX),
+        )),
     }
 }
 

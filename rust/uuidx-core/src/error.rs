@@ -60,6 +60,13 @@ pub enum ErrorKind {
         /// The UUID, hyphenated.
         uuid: String,
     },
+    /// The UUID is not of the version an operation needs.
+    WrongVersion {
+        /// The UUID, hyphenated.
+        uuid: String,
+        /// What was expected, e.g. "a version 7 UUID to mask".
+        expected: &'static str,
+    },
     /// The UUID has no RFC 9562 field layout (not the RFC variant, or an unassigned version).
     NoLayout {
         /// The UUID, hyphenated.
@@ -172,6 +179,12 @@ impl Error {
         matches!(self.0, ErrorKind::ClockRollback { .. })
     }
 
+    /// A clock reading `before_ns` nanoseconds before 1970 ([`ErrorKind::ClockBeforeEpoch`]);
+    /// public for caller-supplied clocks that can read negative times.
+    pub fn clock_before_epoch(before_ns: u64) -> Self {
+        Self(ErrorKind::ClockBeforeEpoch { before_ns })
+    }
+
     /// Wraps an error of a caller-supplied clock or random source, to be returned unchanged by
     /// the generator that called it ([`ErrorKind::External`]).
     pub fn external(err: impl std::error::Error + Send + Sync + 'static) -> Self {
@@ -249,6 +262,9 @@ impl fmt::Display for Error {
                 f,
                 "UUID {uuid} has no timestamp: only versions 1, 6 and 7 carry one"
             ),
+            ErrorKind::WrongVersion { uuid, expected } => {
+                write!(f, "UUID {uuid} is not {expected}")
+            }
             ErrorKind::NoLayout { uuid } => write!(
                 f,
                 "UUID {uuid} has no RFC 9562 field layout \

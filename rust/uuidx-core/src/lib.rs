@@ -10,6 +10,7 @@
 //! - time bases in [`time`] (§5.1, §5.7);
 //! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`],
 //!   a [`random::RandomSource`] and a [`fork::ForkSource`];
+//! - v7 timestamps hidden behind a v4-looking facade (UUIDv47) in [`mask`];
 //! - the memory bound of bulk requests in [`memory`].
 //!
 //! It has no Python dependency; the `uuidx-py` crate binds it to Python.
@@ -22,6 +23,7 @@ pub mod fork;
 pub mod format;
 pub mod generator;
 pub mod layout;
+pub mod mask;
 pub mod memory;
 pub mod name;
 pub mod parse;

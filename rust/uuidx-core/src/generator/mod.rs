@@ -19,8 +19,11 @@
 //! [`crate::fork::ManualFork`].
 //!
 //! The process-wide generators used by `uuid1()`, `uuid6()` and `uuid7()` are [`GLOBAL_V1`],
-//! [`GLOBAL_V6`] and [`GLOBAL_V7`].
+//! [`GLOBAL_V6`] and [`GLOBAL_V7`]. The functions of this module ([`uuid1`], [`uuid4`],
+//! [`uuid6`], [`uuid7`], [`uuid8`] and the `fill_*` bulk forms) use them, unless a
+//! [`deterministic`] set of generators is installed for a test.
 
+pub mod deterministic;
 mod engine;
 pub mod gregorian;
 pub mod v7;
@@ -29,7 +32,7 @@ pub use gregorian::GregorianGenerator;
 pub use v7::{V7Generator, V7Method};
 
 use crate::clock::SystemClock;
-use crate::random::ThreadRandom;
+use crate::random::{RandomSource as _, ThreadRandom};
 use crate::{Error, ErrorKind, Result, Uuid};
 
 /// What a generator does when the clock is behind its last timestamp by more than the
@@ -89,10 +92,70 @@ pub static GLOBAL_V1: GregorianGenerator<SystemClock, ThreadRandom> =
 /// Python 3.14's `uuid.uuid7()`, from the process-wide generator.
 ///
 /// # Errors
-/// Only after the year 10889, when 48 bits of milliseconds run out.
-#[inline]
+/// Only after the year 10889, when 48 bits of milliseconds run out, or with a clock before 1970.
+#[inline(always)]
 pub fn uuid7() -> Result<Uuid> {
-    GLOBAL_V7.generate()
+    match deterministic::active() {
+        None => GLOBAL_V7.generate(),
+        Some(d) => d.v7.generate(),
+    }
+}
+
+/// `out.len()` consecutive UUIDs of the process-wide v7 sequence.
+///
+/// # Errors
+/// As [`uuid7`].
+pub fn fill_v7(out: &mut [Uuid]) -> Result<()> {
+    match deterministic::active() {
+        None => GLOBAL_V7.fill(out),
+        Some(d) => d.v7.fill(out),
+    }
+}
+
+/// `out.len() / 16` consecutive UUIDs of the process-wide v7 sequence as 16-byte records.
+///
+/// # Errors
+/// As [`uuid7`]; [`ErrorKind::InvalidLength`] unless `out.len()` is a multiple of 16.
+pub fn fill_v7_bytes(out: &mut [u8]) -> Result<()> {
+    match deterministic::active() {
+        None => GLOBAL_V7.fill_bytes(out),
+        Some(d) => d.v7.fill_bytes(out),
+    }
+}
+
+/// Python's `uuid.uuid4()`: 122 bits from the thread CSPRNG (RFC 9562 §5.4).
+#[inline(always)]
+pub fn uuid4() -> Uuid {
+    match deterministic::active() {
+        None => crate::layout::v4::new(),
+        Some(d) => Uuid::with_version(d.v4.next_u128().unwrap_or_default(), 4),
+    }
+}
+
+/// Fills `out` with version 4 UUIDs.
+pub fn fill_v4(out: &mut [Uuid]) {
+    match deterministic::active() {
+        None => crate::layout::v4::fill(out),
+        Some(d) => {
+            for slot in out {
+                *slot = Uuid::with_version(d.v4.next_u128().unwrap_or_default(), 4);
+            }
+        }
+    }
+}
+
+/// Fills `out` with `out.len() / 16` version 4 UUIDs as 16-byte records.
+///
+/// # Errors
+/// [`ErrorKind::InvalidLength`] unless `out.len()` is a multiple of 16.
+pub fn fill_v4_bytes(out: &mut [u8]) -> Result<()> {
+    match deterministic::active() {
+        None => crate::layout::v4::fill_bytes(out),
+        Some(d) => {
+            crate::layout::v4::fill_bytes_from(out, &d.v4)?;
+            Ok(())
+        }
+    }
 }
 
 /// Python 3.14's `uuid.uuid1(node, clock_seq)` from the process-wide generator: the
@@ -100,21 +163,28 @@ pub fn uuid7() -> Result<Uuid> {
 /// masks it too) and `node` must fit in 48 bits. Without a node, the process node.
 ///
 /// # Errors
-/// [`ErrorKind::FieldOutOfRange`] for a node of 48 bits or more.
+/// [`ErrorKind::FieldOutOfRange`] for a node of 48 bits or more; a clock before 1970.
 pub fn uuid1(node: Option<u64>, clock_seq: Option<u64>) -> Result<Uuid> {
     if let Some(node) = node {
         crate::layout::check_fields(&[crate::layout::v1::FIELDS[2]], [node])?;
     }
-    GLOBAL_V1.generate_with(node, clock_seq)
+    match deterministic::active() {
+        None => GLOBAL_V1.generate_with(node, clock_seq),
+        Some(d) => d.v1.generate_with(node, clock_seq),
+    }
 }
 
 /// Python 3.14's `uuid.uuid6(node, clock_seq)` from the process-wide generator: `node` and
 /// `clock_seq` keep their low 48 and 14 bits (the stdlib masks both).
 ///
 /// # Errors
-/// Only after the year 5236, when 60 bits of Gregorian time run out.
+/// Only after the year 5236, when 60 bits of Gregorian time run out, or with a clock before
+/// 1970.
 pub fn uuid6(node: Option<u64>, clock_seq: Option<u64>) -> Result<Uuid> {
-    GLOBAL_V6.generate_with(node, clock_seq)
+    match deterministic::active() {
+        None => GLOBAL_V6.generate_with(node, clock_seq),
+        Some(d) => d.v6.generate_with(node, clock_seq),
+    }
 }
 
 /// Python 3.14's `uuid.uuid8(a, b, c)`: each part keeps its low 48, 12 and 62 bits; a missing
@@ -122,10 +192,13 @@ pub fn uuid6(node: Option<u64>, clock_seq: Option<u64>) -> Result<Uuid> {
 /// three parts come from disjoint bits of one 128-bit draw: 122 random bits when all three
 /// are missing, as in the stdlib.
 pub fn uuid8(a: Option<u64>, b: Option<u64>, c: Option<u64>) -> Uuid {
-    let random = if a.is_none() || b.is_none() || c.is_none() {
-        ThreadRandom.u128()
-    } else {
+    let random = if a.is_some() && b.is_some() && c.is_some() {
         0
+    } else {
+        match deterministic::active() {
+            None => ThreadRandom.u128(),
+            Some(d) => d.v8.next_u128().unwrap_or_default(),
+        }
     };
     // Bits 80..128, 64..76 and 0..62 of the draw (`new_truncated` masks each part).
     crate::layout::v8::new_truncated(

@@ -49,6 +49,13 @@ pub enum V7Method {
         /// Counter width after the fraction, 0 to 30.
         counter_bits: u32,
     },
+    /// CPython 3.14's `uuid.uuid7()`, step for step: Method 1 with a 42-bit counter seeded
+    /// (top bit clear) from 10 random bytes on a new millisecond, then incremented with 4 fresh
+    /// random bytes for the 32-bit tail; a clock that went back continues one millisecond after
+    /// the last timestamp, and a counter overflow moves to the next millisecond with a new
+    /// seed. Fed the same clock readings and random bytes it returns exactly what 3.14 returns;
+    /// it has no rollback allowance or policy of its own.
+    CPython,
 }
 
 impl V7Method {
@@ -57,13 +64,14 @@ impl V7Method {
     /// before the counter carries into the clock (over 30 billion a second).
     pub const DEFAULT: Self = Self::SubMillisecond { counter_bits: 14 };
 
-    /// The method's name: `counter` (Method 1), `monotonic_random` (Method 2) or
-    /// `submillisecond` (Method 3).
+    /// The method's name: `counter` (Method 1), `monotonic_random` (Method 2),
+    /// `submillisecond` (Method 3) or `cpython` (CPython 3.14's algorithm).
     pub const fn name(self) -> &'static str {
         match self {
             Self::Counter { .. } => "counter",
             Self::MonotonicRandom { .. } => "monotonic_random",
             Self::SubMillisecond { .. } => "submillisecond",
+            Self::CPython => "cpython",
         }
     }
 
@@ -74,12 +82,13 @@ impl V7Method {
             Self::Counter { bits } => bits,
             Self::MonotonicRandom { increment_bits } => increment_bits,
             Self::SubMillisecond { counter_bits } => counter_bits,
+            Self::CPython => CPYTHON_COUNTER_BITS,
         }
     }
 
     /// The method named `name` (see [`V7Method::name`]) with width `bits`, or its default
-    /// width: 42 counter bits for `counter` (CPython 3.14's), 32 increment bits for
-    /// `monotonic_random`, 14 counter bits for `submillisecond`.
+    /// width: 42 counter bits for `counter` (CPython 3.14's layout), 32 increment bits for
+    /// `monotonic_random`, 14 counter bits for `submillisecond`; `cpython` has a fixed 42.
     ///
     /// # Errors
     /// [`ErrorKind::InvalidOption`] for an unknown name or a width outside the method's range.
@@ -101,23 +110,35 @@ impl V7Method {
             "submillisecond" => Self::SubMillisecond {
                 counter_bits: bits.unwrap_or(14),
             },
+            "cpython" => match bits {
+                None | Some(CPYTHON_COUNTER_BITS) => Self::CPython,
+                Some(other) => {
+                    return Err(Error::new(ErrorKind::InvalidOption {
+                        option: "counter bits",
+                        value: other.to_string(),
+                        expected: "42, the fixed width of the cpython method (or none)",
+                    }))
+                }
+            },
             _ => {
                 return Err(Error::new(ErrorKind::InvalidOption {
                     option: "method",
                     value: format!("{:?}", crate::error::shorten(name)),
-                    expected: "'counter', 'monotonic_random' or 'submillisecond'",
+                    expected: "'counter', 'monotonic_random', 'submillisecond' or 'cpython'",
                 }))
             }
         };
         method.validate()
     }
 
-    /// The bit widths `(fraction, counter, random)` this method uses.
-    const fn widths(self) -> (u32, u32, u32) {
+    /// The bit widths `(fraction, counter, random)` this method gives the 74 bits after the
+    /// timestamp, in that order.
+    pub const fn widths(self) -> (u32, u32, u32) {
         match self {
             Self::Counter { bits } => (0, bits, 74 - bits),
             Self::MonotonicRandom { .. } => (0, 74, 0),
             Self::SubMillisecond { counter_bits } => (12, counter_bits, 62 - counter_bits),
+            Self::CPython => (0, CPYTHON_COUNTER_BITS, 74 - CPYTHON_COUNTER_BITS),
         }
     }
 
@@ -133,6 +154,7 @@ impl V7Method {
             Self::SubMillisecond { counter_bits } => {
                 ("counter bits", counter_bits, counter_bits <= 30, "0 to 30")
             }
+            Self::CPython => return Ok(self),
         };
         if ok {
             Ok(self)
@@ -145,6 +167,11 @@ impl V7Method {
         }
     }
 }
+
+/// The counter width of CPython 3.14's `uuid7()`.
+const CPYTHON_COUNTER_BITS: u32 = 42;
+/// The largest value of its counter.
+const CPYTHON_COUNTER_MAX: u128 = (1 << CPYTHON_COUNTER_BITS) - 1;
 
 /// A monotonic version 7 generator (see the module documentation). Share one between
 /// threads by reference; it is `Sync` and lock-free.
@@ -172,6 +199,9 @@ pub struct V7Generator<C = SystemClock, R = ThreadRandom, F = ProcessFork> {
     random_bits: u32,
     /// Random bits one call needs: the tail, the counter seed and the increment.
     entropy_bits: u32,
+    /// A fixed node id of `node_bits` bits at the top of the random part (RFC 9562 §6.4).
+    node: u64,
+    node_bits: u32,
     random: R,
 }
 
@@ -234,6 +264,11 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             V7Method::MonotonicRandom { increment_bits } => increment_bits,
             _ => 0,
         };
+        // CPython's algorithm has no allowance: it never fails and never follows the clock back.
+        let (allowance_ns, policy) = match method {
+            V7Method::CPython => (u64::MAX, RollbackPolicy::Reset),
+            _ => (allowance_ns, policy),
+        };
         Self {
             engine: Engine::new(
                 TimeBase::Unix { fraction_bits },
@@ -247,8 +282,59 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             counter_bits,
             random_bits,
             entropy_bits: random_bits + counter_bits.saturating_sub(1) + increment_bits,
+            node: 0,
+            node_bits: 0,
             random,
         }
+    }
+
+    /// The same generator with a fixed `node_bits`-bit node id (1 to 32) right after the
+    /// counter, in the top bits of the random part (RFC 9562 §6.4, "distributed UUID
+    /// generation"): generators with different node ids never make the same UUID, and each
+    /// stays monotonic. The random part keeps `random_bits - node_bits` fresh bits.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidOption`] for `node_bits` outside 1 to 32, more node bits than the
+    /// method leaves random (Method 2 leaves none), or the `cpython` method (whose layout is
+    /// CPython's); [`ErrorKind::FieldOutOfRange`] for a node that does not fit.
+    ///
+    /// # Examples
+    /// ```
+    /// use uuidx_core::generator::{V7Generator, V7Method, RollbackPolicy};
+    /// let g = V7Generator::new(V7Method::DEFAULT, 10_000_000_000, RollbackPolicy::Reset)
+    ///     .unwrap()
+    ///     .with_node(0xAB, 8)
+    ///     .unwrap();
+    /// // 12 + 14 bits of fraction and counter come first, then the node.
+    /// let u = g.generate().unwrap();
+    /// let f = uuidx_core::layout::v7::GeneratorFields::of(u, 12, 14, 8).unwrap();
+    /// assert_eq!(f.node, 0xAB);
+    /// ```
+    pub fn with_node(mut self, node: u64, node_bits: u32) -> Result<Self> {
+        let invalid = |expected: &'static str| {
+            Error::new(ErrorKind::InvalidOption {
+                option: "node bits",
+                value: node_bits.to_string(),
+                expected,
+            })
+        };
+        if !(1..=32).contains(&node_bits) {
+            return Err(invalid("1 to 32"));
+        }
+        if self.method == V7Method::CPython {
+            return Err(invalid(
+                "none with the cpython method, whose layout is CPython's",
+            ));
+        }
+        if node_bits > self.random_bits {
+            return Err(invalid(
+                "at most the random bits the method leaves (none with monotonic_random)",
+            ));
+        }
+        crate::layout::check_field("node", node, node_bits)?;
+        self.node = node;
+        self.node_bits = node_bits;
+        Ok(self)
     }
 
     /// The same generator watching `fork` for forks instead of the process (for tests that
@@ -261,8 +347,15 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             counter_bits: self.counter_bits,
             random_bits: self.random_bits,
             entropy_bits: self.entropy_bits,
+            node: self.node,
+            node_bits: self.node_bits,
             random: self.random,
         }
+    }
+
+    /// The node id and its width in bits (0 without one).
+    pub fn node(&self) -> (u64, u32) {
+        (self.node, self.node_bits)
     }
 
     /// The method in use.
@@ -302,6 +395,9 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// error; a timestamp error after the year 10889.
     #[inline]
     pub fn generate(&self) -> Result<Uuid> {
+        if self.method == V7Method::CPython {
+            return self.generate_cpython();
+        }
         let entropy = if self.entropy_bits <= 64 {
             u128::from(self.random.next_u64()?)
         } else {
@@ -346,7 +442,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// As [`V7Generator::generate`].
     pub fn fill_with(&self, n: usize, mut sink: impl FnMut(usize, Uuid)) -> Result<()> {
         const CHUNK: usize = 1024;
-        if let V7Method::MonotonicRandom { .. } = self.method {
+        if let V7Method::MonotonicRandom { .. } | V7Method::CPython = self.method {
             for i in 0..n {
                 sink(i, self.generate()?);
             }
@@ -427,11 +523,69 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         )
     }
 
-    /// The UUID for `key` with the low `random_bits` of `random` after it.
+    /// CPython 3.14's `uuid7()` step (see [`V7Method::CPython`]). Kept out of line, so that
+    /// it does not weigh on [`V7Generator::generate`]'s other methods. The key is
+    /// `timestamp << 42 | counter`; the random source is asked for 10 bytes on a new
+    /// millisecond or a counter overflow, 4 bytes otherwise, as 3.14 asks `os.urandom`.
+    #[inline(never)]
+    fn generate_cpython(&self) -> Result<Uuid> {
+        let draw_seed = || -> Result<(u128, u64)> {
+            let mut bytes = [0u8; 16];
+            self.random.fill(&mut bytes[6..])?;
+            let rand = u128::from_be_bytes(bytes);
+            Ok((
+                (rand >> 32) & (CPYTHON_COUNTER_MAX >> 1),
+                rand as u32 as u64,
+            ))
+        };
+        let (timestamp, counter, tail) = self.engine.advance(
+            |key| (key >> CPYTHON_COUNTER_BITS) as u64,
+            |s: &Step| {
+                let (timestamp, counter, tail) = match s.last {
+                    // The allowance is infinite: every clock at or behind the last timestamp
+                    // comes here.
+                    Some(last) if s.tick == Tick::Same => {
+                        let last_ms = (last >> CPYTHON_COUNTER_BITS) as u64;
+                        let timestamp = if s.now < last_ms {
+                            last_ms + 1
+                        } else {
+                            last_ms
+                        };
+                        let counter = (last & CPYTHON_COUNTER_MAX) + 1;
+                        if counter > CPYTHON_COUNTER_MAX {
+                            let (seed, tail) = draw_seed()?;
+                            (timestamp + 1, seed, tail)
+                        } else {
+                            let mut tail = [0u8; 4];
+                            self.random.fill(&mut tail)?;
+                            (timestamp, counter, u64::from(u32::from_be_bytes(tail)))
+                        }
+                    }
+                    _ => {
+                        let (seed, tail) = draw_seed()?;
+                        (s.now, seed, tail)
+                    }
+                };
+                let key = (u128::from(timestamp) << CPYTHON_COUNTER_BITS) | counter;
+                Ok((key, (timestamp, counter, tail)))
+            },
+        )?;
+        // 3.14 keeps the low 48 bits of the timestamp (`timestamp_ms & 0xffff_ffff_ffff`).
+        Ok(crate::layout::join(
+            7,
+            timestamp,
+            (counter >> 30) as u16,
+            (((counter as u64) & 0x3FFF_FFFF) << 32) | tail,
+        ))
+    }
+
+    /// The UUID for `key` with the node and the low random bits of `random` after it.
     #[inline]
     fn compose(&self, key: u128, random: u64) -> Uuid {
-        let packed =
-            (key << self.random_bits) | u128::from(low_bits(random, self.random_bits.min(63)));
+        let fresh = self.random_bits - self.node_bits;
+        let packed = (key << self.random_bits)
+            | (u128::from(self.node) << fresh)
+            | u128::from(low_bits(random, fresh.min(63)));
         crate::layout::join(
             7,
             (packed >> 74) as u64,

@@ -46,6 +46,15 @@ pub fn new_from<R: RandomSource + ?Sized>(random: &R) -> crate::Result<Uuid> {
 /// # Errors
 /// [`crate::ErrorKind::InvalidLength`] unless `out.len()` is a multiple of 16.
 pub fn fill_bytes(out: &mut [u8]) -> crate::Result<()> {
+    fill_bytes_from(out, &ThreadRandom)
+}
+
+/// [`fill_bytes`] from `random`.
+///
+/// # Errors
+/// [`crate::ErrorKind::InvalidLength`] unless `out.len()` is a multiple of 16; an error of the
+/// random source.
+pub fn fill_bytes_from<R: RandomSource + ?Sized>(out: &mut [u8], random: &R) -> crate::Result<()> {
     if out.len() % 16 != 0 {
         return Err(crate::Error::invalid_length(
             "a buffer of UUIDs (a multiple of 16)",
@@ -53,12 +62,17 @@ pub fn fill_bytes(out: &mut [u8]) -> crate::Result<()> {
             out.len(),
         ));
     }
-    ThreadRandom.bytes(out);
+    random.fill(out)?;
+    set_version_bytes(out);
+    Ok(())
+}
+
+/// Sets version 4 and the RFC variant in each 16-byte record.
+fn set_version_bytes(out: &mut [u8]) {
     for record in out.chunks_exact_mut(16) {
         record[6] = (record[6] & 0x0F) | 0x40;
         record[8] = (record[8] & 0x3F) | 0x80;
     }
-    Ok(())
 }
 
 /// Fills `out` with version 4 UUIDs, drawing from the thread CSPRNG 4 KiB at a time.

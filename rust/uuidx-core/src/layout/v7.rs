@@ -81,3 +81,67 @@ pub fn max_at_unix_ns(unix_ns: i128) -> Result<Uuid> {
         u64::MAX,
     ))
 }
+
+/// A version 7 UUID read as a monotonic generator laid it out (RFC 9562 §6.2, §6.4): the 74
+/// bits after `unix_ts_ms` (`rand_a` then `rand_b`, the version and variant bits skipped)
+/// split, left to right, into `fraction`, `counter`, `node` and the fresh `random` bits.
+/// See [`crate::generator::V7Method::widths`] for each method's widths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeneratorFields {
+    /// Milliseconds since 1970.
+    pub unix_ts_ms: u64,
+    /// The sub-millisecond fraction (Method 3), in units of 2**-`fraction_bits` ms.
+    pub fraction: u64,
+    /// The counter (Methods 1 and 3; all 74 bits for Method 2).
+    pub counter: u128,
+    /// The fixed node id (RFC 9562 §6.4), 0 when there is none.
+    pub node: u64,
+    /// The fresh random bits.
+    pub random: u64,
+}
+
+impl GeneratorFields {
+    /// Splits `uuid` with these widths; the random part is what is left of the 74 bits.
+    ///
+    /// # Errors
+    /// [`crate::ErrorKind::InvalidOption`] when the widths do not fit in 74 bits (at most 12
+    /// bits of fraction, 32 of node), or when `uuid` is not version 7
+    /// ([`crate::ErrorKind::NoLayout`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use uuidx_core::layout::v7::GeneratorFields;
+    /// // RFC 9562 Appendix A.6, read as Method 3 without a counter.
+    /// let u: uuidx_core::Uuid = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f".parse().unwrap();
+    /// let f = GeneratorFields::of(u, 12, 0, 0).unwrap();
+    /// assert_eq!((f.unix_ts_ms, f.fraction, f.random), (0x017F22E279B0, 0xCC3, 0x18C4DC0C0C07398F));
+    /// ```
+    pub fn of(uuid: Uuid, fraction_bits: u32, counter_bits: u32, node_bits: u32) -> Result<Self> {
+        if uuid.version_number() != Some(7) {
+            return Err(crate::Error::new(crate::ErrorKind::NoLayout {
+                uuid: uuid.to_string(),
+            }));
+        }
+        let fits = fraction_bits <= 12
+            && node_bits <= 32
+            && fraction_bits + counter_bits + node_bits <= 74;
+        if !fits {
+            return Err(crate::Error::new(crate::ErrorKind::InvalidOption {
+                option: "v7 field widths",
+                value: format!("{fraction_bits} + {counter_bits} + {node_bits}"),
+                expected: "at most 74 bits: fraction 0 to 12, node 0 to 32",
+            }));
+        }
+        let (unix_ts_ms, rand_a, rand_b) = super::split(uuid);
+        let payload = (u128::from(rand_a) << 62) | u128::from(rand_b);
+        let random_bits = 74 - fraction_bits - counter_bits - node_bits;
+        let take = |shift: u32, bits: u32| (payload >> shift) & ((1u128 << bits) - 1);
+        Ok(Self {
+            unix_ts_ms,
+            fraction: take(74 - fraction_bits, fraction_bits) as u64,
+            counter: take(random_bits + node_bits, counter_bits),
+            node: take(random_bits, node_bits) as u64,
+            random: take(0, random_bits) as u64,
+        })
+    }
+}
