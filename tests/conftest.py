@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -52,3 +53,42 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "vector" in metafunc.fixturenames:
         entries: list[dict[str, Any]] = load_vectors()["vectors"]
         metafunc.parametrize("vector", entries, ids=[_vector_id(v) for v in entries])
+
+
+ForkJson = Callable[[Callable[[], object]], Callable[[], Any]]
+
+
+def _fork_json(child: Callable[[], object]) -> Callable[[], Any]:
+    """Forks for real: the child runs ``child`` and sends its JSON result through a pipe, then
+    leaves with ``os._exit``. Returns ``wait()``, which the parent calls (after doing work of
+    its own, if it likes) to get the child's result; a failed child fails the test."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: always leave through os._exit
+        code = 1
+        try:
+            os.close(r)
+            payload = child()
+            with os.fdopen(w, "w") as f:
+                json.dump(payload, f)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(w)
+
+    def wait() -> Any:
+        with os.fdopen(r) as f:
+            data = f.read()
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0, "the forked child failed"
+        return json.loads(data)
+
+    return wait
+
+
+@pytest.fixture
+def fork_json() -> ForkJson:
+    """:func:`_fork_json`, for tests that fork (POSIX only: skip them elsewhere)."""
+    if not hasattr(os, "fork"):
+        pytest.skip("needs os.fork (POSIX)")
+    return _fork_json

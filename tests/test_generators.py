@@ -19,6 +19,9 @@ import pytest
 import uuidx
 from uuidx import layout
 
+#: The ``fork_json`` fixture of conftest.py.
+ForkJson = Callable[[Callable[[], object]], Callable[[], Any]]
+
 UTC = dt.timezone.utc
 METHODS = ["submillisecond", "counter", "monotonic_random"]
 DEFAULT_BITS = {"submillisecond": 14, "counter": 42, "monotonic_random": 32}
@@ -283,45 +286,23 @@ def test_uuid6_and_uuid4_from_threads() -> None:
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
 
 
-def read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    return b"".join(chunks)
-
-
-@needs_fork
-def test_fork_child_gets_fresh_state() -> None:
+def test_fork_child_gets_fresh_state(fork_json: ForkJson) -> None:
     p0 = uuidx.uuid7()
     parent_node = uuidx.process_node()
     parent_v6_node = uuidx.uuid6().node
     uuidx.uuid4()
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child: always leave through os._exit
-        code = 1
-        try:
-            os.close(r)
-            payload = {
-                "v7": [u.hex for u in (uuidx.uuid7() for _ in range(1000))],
-                "v4": [u.hex for u in (uuidx.uuid4() for _ in range(1000))],
-                "node": uuidx.process_node(),
-                "v6_node": uuidx.uuid6().node,
-                "v1_node": uuidx.uuid1().node,
-            }
-            with os.fdopen(w, "w") as f:
-                json.dump(payload, f)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(w)
+    wait = fork_json(
+        lambda: {
+            "v7": [u.hex for u in (uuidx.uuid7() for _ in range(1000))],
+            "v4": [u.hex for u in (uuidx.uuid4() for _ in range(1000))],
+            "node": uuidx.process_node(),
+            "v6_node": uuidx.uuid6().node,
+            "v1_node": uuidx.uuid1().node,
+        }
+    )
     parent_v7 = [uuidx.uuid7() for _ in range(1000)]
     parent_v4 = [uuidx.uuid4() for _ in range(1000)]
-    data = read_all(r)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    child = json.loads(data)
+    child = wait()
     child_v7 = [uuid.UUID(h) for h in child["v7"]]
     child_v4 = [uuid.UUID(h) for h in child["v4"]]
 

@@ -40,6 +40,7 @@ from ._core import (
     V6Generator,
     V7Generator,
     NamespaceTypeError,
+    mask_v7,
     parse,
     process_node,
     timestamp_ns,
@@ -60,6 +61,7 @@ from ._core import (
     uuid7_str_many,
     uuid8,
     uuid8_name,
+    unmask_v7,
     v1_to_v6,
     v6_to_v1,
 )
@@ -86,6 +88,7 @@ __all__ = [
     "getnode",
     "layout",
     "main",
+    "mask_v7",
     "max_uuid7",
     "min_uuid7",
     "parse",
@@ -111,6 +114,7 @@ __all__ = [
     "uuid7_bounds",
     "uuid8",
     "uuid8_name",
+    "unmask_v7",
     "Instant",
     "v1_to_v6",
     "v6_to_v1",
@@ -233,6 +237,15 @@ def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, U
             f"end {_core._short_repr(end)} is before start {_core._short_repr(start)}"
         )
     return _core.min_uuid7_ns(lo), _core.max_uuid7_ns(hi)
+
+
+def __getattr__(name: str) -> object:
+    """Submodules loaded on first use: ``uuidx.testing``."""
+    if name == "testing":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if hasattr(_os, "register_at_fork"):

@@ -1,7 +1,7 @@
 """Type stubs for ``uuidx._core``, the Rust extension module (hand-written; checked against the
 built module by ``python -m mypy.stubtest uuidx._core``)."""
 
-from typing import Literal, Optional, SupportsIndex, Union, final
+from typing import Callable, Literal, Optional, SupportsIndex, Union, final
 from uuid import UUID
 
 from typing_extensions import Buffer
@@ -23,6 +23,8 @@ __all__ = [
     "V6Generator",
     "V7Generator",
     "_after_fork_in_child",
+    "_deterministic_install",
+    "_deterministic_uninstall",
     "_debug_build",
     "_short_repr",
     "_uses_slot_stores",
@@ -33,6 +35,7 @@ __all__ = [
     "layout_v6",
     "layout_v7",
     "layout_v8",
+    "mask_v7",
     "max_uuid7_ns",
     "min_uuid7_ns",
     "parse",
@@ -47,12 +50,19 @@ __all__ = [
     "uuid7_at_ns",
     "uuid8",
     "uuid8_name",
+    "unmask_v7",
     "v1_to_v6",
+    "v7_generator_fields",
     "v6_to_v1",
 ]
 
 _Name = Union[str, bytes, bytearray, memoryview, Buffer]
 _Int = SupportsIndex
+_Clock = Callable[[], int]
+"""Returns the time in nanoseconds since 1970."""
+_Random = Union[Callable[[int], Buffer], int]
+"""``random(n)`` returns ``n`` random bytes; an int is a seed for a reproducible stream."""
+_V7Method = Literal["submillisecond", "counter", "monotonic_random", "cpython"]
 
 class ClockError(RuntimeError):
     """The clock cannot give a time-based UUID a timestamp: it reads before 1970, or (the
@@ -105,6 +115,17 @@ def uuid7_str_many(n: int) -> list[str]: ...
 def uuid4_bytes(n: int) -> bytes: ...
 def uuid7_bytes(n: int) -> bytes: ...
 def _after_fork_in_child() -> None: ...
+def _deterministic_install(seed: Buffer, start_ns: int, step_ns: int) -> int: ...
+def _deterministic_uninstall(token: int) -> bool: ...
+def mask_v7(u: UUID, key: Buffer) -> UUID:
+    """The v4-looking facade of version 7 UUID ``u`` under the 16-byte ``key`` (UUIDv47)."""
+
+def unmask_v7(u: UUID, key: Buffer) -> UUID:
+    """The version 7 UUID behind the facade ``u`` under the 16-byte ``key`` (UUIDv47)."""
+
+def v7_generator_fields(
+    u: UUID, method: _V7Method, bits: Optional[int] = None, node_bits: Optional[int] = None
+) -> tuple[int, int, int, int, int]: ...
 def _uses_slot_stores() -> bool: ...
 def _short_repr(obj: object) -> str: ...
 def _debug_build() -> bool: ...
@@ -113,22 +134,31 @@ def _debug_build() -> bool: ...
 class V7Generator:
     def __new__(
         cls,
-        method: Literal["submillisecond", "counter", "monotonic_random"] = "submillisecond",
+        method: _V7Method = "submillisecond",
         bits: Optional[int] = None,
         *,
-        rollback_allowance_ns: int = 10_000_000_000,
-        rollback_policy: Literal["reset", "error"] = "reset",
+        rollback_allowance_ns: Optional[int] = 10_000_000_000,
+        rollback_policy: Optional[Literal["reset", "error"]] = "reset",
+        clock: Optional[_Clock] = None,
+        random: Optional[_Random] = None,
+        node: Optional[int] = None,
+        node_bits: Optional[int] = None,
     ) -> V7Generator: ...
     def generate(self) -> UUID: ...
     def many(self, n: int) -> list[UUID]: ...
+    def fields(self, u: UUID) -> tuple[int, int, int, int, int]: ...
     @property
     def method(self) -> str: ...
     @property
     def bits(self) -> int: ...
     @property
-    def rollback_allowance_ns(self) -> int: ...
+    def rollback_allowance_ns(self) -> Optional[int]: ...
     @property
-    def rollback_policy(self) -> str: ...
+    def rollback_policy(self) -> Optional[str]: ...
+    @property
+    def node(self) -> Optional[int]: ...
+    @property
+    def node_bits(self) -> int: ...
 
 @final
 class V6Generator:
@@ -138,6 +168,8 @@ class V6Generator:
         *,
         rollback_allowance_ns: int = 10_000_000_000,
         rollback_policy: Literal["reset", "error"] = "reset",
+        clock: Optional[_Clock] = None,
+        random: Optional[_Random] = None,
     ) -> V6Generator: ...
     def generate(self) -> UUID: ...
     @property
@@ -155,6 +187,8 @@ class V1Generator:
         *,
         rollback_allowance_ns: int = 10_000_000_000,
         rollback_policy: Literal["reset", "error"] = "reset",
+        clock: Optional[_Clock] = None,
+        random: Optional[_Random] = None,
     ) -> V1Generator: ...
     def generate(self) -> UUID: ...
     @property

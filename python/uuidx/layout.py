@@ -7,7 +7,7 @@ naming the field and the value (the stdlib-shaped ``uuid6``/``uuid8`` truncate i
 
 from __future__ import annotations
 
-from typing import NamedTuple, Union
+from typing import Literal, NamedTuple, Optional, Union, overload
 from uuid import UUID
 
 from . import _core
@@ -24,6 +24,8 @@ __all__ = [
     "V6Fields",
     "V7Fields",
     "V8Fields",
+    "V7GeneratorFields",
+    "V7Method",
     "fields",
     "v1",
     "v2",
@@ -121,6 +123,23 @@ class V8Fields(NamedTuple):
     custom_c: int
 
 
+V7Method = Literal["submillisecond", "counter", "monotonic_random", "cpython"]
+"""The methods of :class:`uuidx.V7Generator` (RFC 9562 §6.2, and CPython 3.14's)."""
+
+
+class V7GeneratorFields(NamedTuple):
+    """A version 7 UUID as a monotonic generator laid out the 74 bits after ``unix_ts_ms``
+    (RFC 9562 §6.2, §6.4): the sub-millisecond ``fraction`` (Method 3), the ``counter``, a
+    fixed ``node`` id and the fresh ``random`` bits, left to right, the version and variant
+    bits skipped."""
+
+    unix_ts_ms: int
+    fraction: int
+    counter: int
+    node: int
+    random: int
+
+
 class NilFields(NamedTuple):
     """The Nil UUID (RFC 9562 §5.9): no fields."""
 
@@ -156,20 +175,44 @@ _TYPES: dict[str, type[Fields]] = {
 }
 
 
-def fields(u: UUID) -> Fields:
+@overload
+def fields(u: UUID) -> Fields: ...
+@overload
+def fields(
+    u: UUID, *, method: V7Method, bits: Optional[int] = None, node_bits: int = 0
+) -> V7GeneratorFields: ...
+def fields(
+    u: UUID,
+    *,
+    method: Optional[V7Method] = None,
+    bits: Optional[int] = None,
+    node_bits: int = 0,
+) -> Union[Fields, V7GeneratorFields]:
     """Decompose ``u`` into the fields RFC 9562 §5 names for its version.
 
+    With ``method`` (and ``bits``, ``node_bits`` as given to :class:`uuidx.V7Generator`), a
+    version 7 UUID is split as that generator lays it out instead: fraction, counter, node
+    and random bits (RFC 9562 §6.2, §6.4).
+
     Args:
-        u: Any ``uuid.UUID``.
+        u: Any ``uuid.UUID``; a version 7 one when ``method`` is given.
+        method: A :class:`uuidx.V7Generator` method: ``"submillisecond"``, ``"counter"``,
+            ``"monotonic_random"`` or ``"cpython"``.
+        bits: The method's width, as given to the generator (its default when ``None``).
+        node_bits: The width of the generator's node id, 0 for none.
 
     Returns:
         A ``V1Fields`` ... ``V8Fields``, ``NilFields`` or ``MaxFields`` named tuple, ``ver``
-        and ``var`` included, in the order of the RFC's figures.
+        and ``var`` included, in the order of the RFC's figures; with ``method``, a
+        ``V7GeneratorFields``.
 
     Raises:
         TypeError: ``u`` is not a ``uuid.UUID``.
-        ValueError: ``u`` is neither Nil, Max nor of the RFC variant with a version 1 to 8.
+        ValueError: ``u`` is neither Nil, Max nor of the RFC variant with a version 1 to 8;
+            with ``method``, ``u`` is not version 7 or the widths are invalid.
     """
+    if method is not None:
+        return V7GeneratorFields(*_core.v7_generator_fields(u, method, bits, node_bits))
     layout, names, values = _core.fields(u)
     cls = _TYPES[layout]
     assert cls._fields == names, (cls._fields, names)

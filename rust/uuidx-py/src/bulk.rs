@@ -3,8 +3,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
-use uuidx_core::generator::GLOBAL_V7;
-use uuidx_core::{format, layout, Uuid};
+use uuidx_core::generator;
+use uuidx_core::{format, Uuid};
 
 use crate::convert::count_arg;
 use crate::errors::IntoPy;
@@ -33,24 +33,24 @@ fn to_str<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
 /// ``str(uuid4())`` without making the ``UUID`` object.
 #[pyfunction]
 fn uuid4_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
-    hyphenated(py, layout::v4::new())
+    hyphenated(py, generator::uuid4())
 }
 
 /// ``str(uuid7())`` without making the ``UUID`` object; part of the same monotonic sequence.
 #[pyfunction]
 fn uuid7_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
-    hyphenated(py, GLOBAL_V7.generate().py_err()?)
+    hyphenated(py, generator::uuid7().py_err()?)
 }
 
 fn v4_batch(py: Python<'_>, n: usize) -> PyResult<Vec<Uuid>> {
     filled(py, n, |out| {
-        layout::v4::fill(out);
+        generator::fill_v4(out);
         Ok(())
     })
 }
 
 fn v7_batch(py: Python<'_>, n: usize) -> PyResult<Vec<Uuid>> {
-    filled(py, n, |out| GLOBAL_V7.fill(out))
+    filled(py, n, generator::fill_v7)
 }
 
 fn str_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList>> {
@@ -112,7 +112,7 @@ fn uuid4_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'p
     buffer(
         py,
         count_arg(n, "n", BYTES_PER_RECORD)?,
-        layout::v4::fill_bytes,
+        generator::fill_v4_bytes,
     )
 }
 
@@ -120,9 +120,11 @@ fn uuid4_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'p
 /// ``16 * n`` bytes, generated with the GIL released.
 #[pyfunction]
 fn uuid7_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    buffer(py, count_arg(n, "n", BYTES_PER_RECORD)?, |buf| {
-        GLOBAL_V7.fill_bytes(buf)
-    })
+    buffer(
+        py,
+        count_arg(n, "n", BYTES_PER_RECORD)?,
+        generator::fill_v7_bytes,
+    )
 }
 
 /// Adds the fast paths to the module.

@@ -5,14 +5,19 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use uuidx_core::clock::Clock;
 use uuidx_core::generator::{GregorianGenerator, RollbackPolicy, V7Generator as CoreV7, V7Method};
 use uuidx_core::layout::v7;
+use uuidx_core::random::RandomSource;
 use uuidx_core::random::ThreadRandom;
 use uuidx_core::Uuid;
 
 use crate::convert::{count_arg, field_u64, str_arg, unix_ns_arg};
 use crate::errors::IntoPy;
 use crate::exact::new_uuid;
+use crate::sources::{
+    clock_arg, clock_or_system, random_arg, random_or_thread, DynClock, DynRandom,
+};
 
 fn policy(name: &Bound<'_, PyAny>) -> PyResult<RollbackPolicy> {
     RollbackPolicy::from_name(&str_arg(name, "rollback_policy")?).py_err()
@@ -34,70 +39,130 @@ pub fn uuid_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, P
     crate::exact::list_of(py, values.len(), |i| new_uuid(py, values[i].as_u128()))
 }
 
+/// A zeroed buffer of `n` UUIDs, or `MemoryError`.
+fn buffer_of(n: usize) -> PyResult<Vec<Uuid>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| {
+        pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate memory for {n} UUIDs"))
+    })?;
+    out.resize(n, Uuid::NIL);
+    Ok(out)
+}
+
 /// Runs `fill` on a buffer of `n` UUIDs with the GIL released (detached from the interpreter).
 pub fn filled(
     py: Python<'_>,
     n: usize,
     fill: impl FnOnce(&mut [Uuid]) -> uuidx_core::Result<()> + Send,
 ) -> PyResult<Vec<Uuid>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| {
-        pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate memory for {n} UUIDs"))
-    })?;
-    out.resize(n, Uuid::NIL);
+    let mut out = buffer_of(n)?;
     py.detach(|| fill(&mut out)).py_err()?;
     Ok(out)
+}
+
+/// Runs `fill` on a buffer of `n` UUIDs without releasing the GIL (for sources that call
+/// Python).
+fn filled_attached(
+    n: usize,
+    fill: impl FnOnce(&mut [Uuid]) -> uuidx_core::Result<()>,
+) -> PyResult<Vec<Uuid>> {
+    let mut out = buffer_of(n)?;
+    fill(&mut out).py_err()?;
+    Ok(out)
+}
+
+/// Returns `$body` with `$g` bound to the core generator inside `$inner`, whichever sources
+/// it was built with (the system's, boxed as a concrete type, or the caller's, boxed as trait
+/// objects).
+macro_rules! with_core {
+    ($inner:expr, $g:ident => $body:expr) => {
+        match $inner {
+            Inner::System($g) => $body,
+            Inner::Custom($g) => $body,
+        }
+    };
+}
+
+/// A core generator on the system clock and the thread CSPRNG (the lock-free fast path), or
+/// on caller-supplied sources.
+enum Inner<S, C> {
+    System(S),
+    Custom(C),
+}
+
+/// The `clock`, `random` and method options shared by the generator classes.
+fn sources(
+    clock: Option<&Bound<'_, PyAny>>,
+    random: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<(DynClock, DynRandom)>> {
+    let (clock, random) = (clock_arg(clock)?, random_arg(random)?);
+    Ok((clock.is_some() || random.is_some())
+        .then(|| (clock_or_system(clock), random_or_thread(random))))
 }
 
 /// A monotonic version 7 generator with its own state (RFC 9562 §5.7, §6.2).
 ///
 /// ``method`` is ``"submillisecond"`` (Method 3: 12 bits of sub-millisecond time, then
 /// ``bits`` counter bits, default 14; the process-wide default), ``"counter"`` (Method 1:
-/// a ``bits``-bit counter, 12 to 42, default 42, CPython 3.14's layout) or
-/// ``"monotonic_random"`` (Method 2: random increments of up to ``bits`` bits, default 32).
+/// a ``bits``-bit counter, 12 to 42, default 42, CPython 3.14's layout),
+/// ``"monotonic_random"`` (Method 2: random increments of up to ``bits`` bits, default 32)
+/// or ``"cpython"`` (CPython 3.14's ``uuid.uuid7()`` algorithm, step for step, including
+/// how it asks for random bytes and how it handles a clock that goes back).
 /// Within ``rollback_allowance_ns`` of clock rollback the generator stays monotonic; beyond
 /// it ``rollback_policy`` ``"reset"`` follows the clock and ``"error"`` raises
-/// ``ClockRollbackError``. Thread-safe and lock-free.
+/// ``ClockRollbackError`` (the ``"cpython"`` method has neither).
+/// ``clock`` (a callable returning nanoseconds since 1970) and ``random`` (a callable
+/// ``random(n) -> bytes``, or an int seed for a reproducible stream) replace the system clock
+/// and the CSPRNG, for tests. ``node`` with ``node_bits`` (1 to 32) places a fixed node id
+/// after the counter (RFC 9562 §6.4). Thread-safe and, with the default sources, lock-free.
 #[pyclass(frozen, module = "uuidx")]
 pub struct V7Generator {
     /// Boxed: the core generator is 64-byte aligned (its state has a cache line of its own),
     /// which a Python object's allocation does not honour; a `Box` does.
-    inner: Box<CoreV7>,
+    inner: Box<Inner<CoreV7, CoreV7<DynClock, DynRandom>>>,
 }
 
 #[pymethods]
 impl V7Generator {
     #[new]
     #[pyo3(
-        signature = (method=None, bits=None, *, rollback_allowance_ns=None, rollback_policy=None),
-        text_signature = "(method='submillisecond', bits=None, *, rollback_allowance_ns=10000000000, rollback_policy='reset')"
+        signature = (method=None, bits=None, *, rollback_allowance_ns=None, rollback_policy=None, clock=None, random=None, node=None, node_bits=None),
+        text_signature = "(method='submillisecond', bits=None, *, rollback_allowance_ns=10000000000, rollback_policy='reset', clock=None, random=None, node=None, node_bits=None)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         method: Option<&Bound<'_, PyAny>>,
         bits: Option<&Bound<'_, PyAny>>,
         rollback_allowance_ns: Option<&Bound<'_, PyAny>>,
         rollback_policy: Option<&Bound<'_, PyAny>>,
+        clock: Option<&Bound<'_, PyAny>>,
+        random: Option<&Bound<'_, PyAny>>,
+        node: Option<&Bound<'_, PyAny>>,
+        node_bits: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let name = method.map(|m| str_arg(m, "method")).transpose()?;
-        let bits = bits
-            .filter(|b| !b.is_none())
-            .map(|b| {
-                let wide = field_u64(b, "bits", 32)?;
-                u32::try_from(wide).map_err(|_| {
-                    PyValueError::new_err(
-                        uuidx_core::Error::field_out_of_range("bits", wide, 32).to_string(),
-                    )
-                })
-            })
-            .transpose()?;
-        let method =
-            V7Method::from_name(name.as_deref().unwrap_or("submillisecond"), bits).py_err()?;
-        let inner = CoreV7::new(
-            method,
+        let method = v7_method(name.as_deref(), bits)?;
+        if method == V7Method::CPython
+            && (rollback_allowance_ns.is_some_and(|a| !a.is_none())
+                || rollback_policy.is_some_and(|p| !p.is_none()))
+        {
+            return Err(PyValueError::new_err(
+                "the cpython method takes no rollback_allowance_ns or rollback_policy: \
+                 it handles a clock that goes back as CPython 3.14 does",
+            ));
+        }
+        let (allowance, policy) = (
             allowance(rollback_allowance_ns)?,
             policy_or_default(rollback_policy)?,
-        )
-        .py_err()?;
+        );
+        let node = node_option(node, node_bits)?;
+        let inner = match sources(clock, random)? {
+            None => Inner::System(with_node(CoreV7::new(method, allowance, policy), node)?),
+            Some((clock, random)) => Inner::Custom(with_node(
+                CoreV7::with_sources(method, allowance, policy, clock, random),
+                node,
+            )?),
+        };
         Ok(Self {
             inner: Box::new(inner),
         })
@@ -105,49 +170,181 @@ impl V7Generator {
 
     /// The next UUID, greater than every UUID this generator returned before.
     fn generate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        new_uuid(py, self.inner.generate().py_err()?.as_u128())
+        let u = with_core!(&*self.inner, g => g.generate()).py_err()?;
+        new_uuid(py, u.as_u128())
     }
 
     /// ``n`` consecutive UUIDs of this generator's sequence, as a list.
     fn many<'py>(&self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let n = count_arg(n, "n", crate::bulk::BYTES_PER_UUID_OBJECT)?;
-        let values = filled(py, n, |out| self.inner.fill(out))?;
+        let values = match &*self.inner {
+            Inner::System(g) => filled(py, n, |out| g.fill(out))?,
+            // Caller-supplied sources are Python callables: no point in releasing the GIL.
+            Inner::Custom(g) => filled_attached(n, |out| g.fill(out))?,
+        };
         uuid_list(py, &values)
     }
 
-    /// ``"counter"``, ``"monotonic_random"`` or ``"submillisecond"``.
+    /// The fields of ``u`` as this generator lays them out: ``(unix_ts_ms, fraction,
+    /// counter, node, random)`` (see ``uuidx.layout.fields``).
+    fn fields(&self, u: &Bound<'_, PyAny>) -> PyResult<(u64, u64, u128, u64, u64)> {
+        let (fraction, counter, _) = self.core_method().widths();
+        v7_fields(u, fraction, counter, self.node_bits())
+    }
+
+    /// ``"counter"``, ``"monotonic_random"``, ``"submillisecond"`` or ``"cpython"``.
     #[getter]
     fn method(&self) -> &'static str {
-        self.inner.method().name()
+        self.core_method().name()
     }
 
-    /// Counter bits (Methods 1 and 3) or increment bits (Method 2).
+    /// Counter bits (Methods 1 and 3, ``cpython``) or increment bits (Method 2).
     #[getter]
     fn bits(&self) -> u32 {
-        self.inner.method().bits()
+        self.core_method().bits()
     }
 
-    /// How far the clock may go back, in nanoseconds, before the policy applies.
+    /// How far the clock may go back, in nanoseconds, before the policy applies (``None``
+    /// for the ``"cpython"`` method, which has no allowance).
     #[getter]
-    fn rollback_allowance_ns(&self) -> u64 {
-        self.inner.rollback_allowance_ns()
+    fn rollback_allowance_ns(&self) -> Option<u64> {
+        (self.core_method() != V7Method::CPython)
+            .then(|| with_core!(&*self.inner, g => g.rollback_allowance_ns()))
     }
 
-    /// ``"reset"`` or ``"error"``.
+    /// ``"reset"`` or ``"error"`` (``None`` for the ``"cpython"`` method).
     #[getter]
-    fn rollback_policy(&self) -> &'static str {
-        self.inner.policy().name()
+    fn rollback_policy(&self) -> Option<&'static str> {
+        (self.core_method() != V7Method::CPython)
+            .then(|| with_core!(&*self.inner, g => g.policy()).name())
+    }
+
+    /// The fixed node id, or ``None``.
+    #[getter]
+    fn node(&self) -> Option<u64> {
+        let (node, bits) = with_core!(&*self.inner, g => g.node());
+        (bits > 0).then_some(node)
+    }
+
+    /// The node id's width in bits, 0 without one.
+    #[getter]
+    fn node_bits(&self) -> u32 {
+        with_core!(&*self.inner, g => g.node()).1
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "V7Generator(method={:?}, bits={}, rollback_allowance_ns={}, rollback_policy={:?})",
+        use std::fmt::Write as _;
+        let mut text = format!(
+            "V7Generator(method='{}', bits={}",
             self.method(),
-            self.bits(),
-            self.rollback_allowance_ns(),
-            self.rollback_policy()
-        )
+            self.bits()
+        );
+        if let (Some(allowance), Some(policy)) =
+            (self.rollback_allowance_ns(), self.rollback_policy())
+        {
+            let _ = write!(
+                text,
+                ", rollback_allowance_ns={allowance}, rollback_policy='{policy}'"
+            );
+        }
+        if let Some(node) = self.node() {
+            let _ = write!(text, ", node={node}, node_bits={}", self.node_bits());
+        }
+        if matches!(&*self.inner, Inner::Custom(_)) {
+            text += ", custom sources";
+        }
+        text + ")"
     }
+}
+
+impl V7Generator {
+    fn core_method(&self) -> V7Method {
+        with_core!(&*self.inner, g => g.method())
+    }
+}
+
+/// The generator `g`, with the node id `node` if there is one.
+fn with_node<C: Clock, R: RandomSource>(
+    g: uuidx_core::Result<CoreV7<C, R>>,
+    node: Option<(u64, u32)>,
+) -> PyResult<CoreV7<C, R>> {
+    let g = g.py_err()?;
+    match node {
+        Some((node, bits)) => g.with_node(node, bits).py_err(),
+        None => Ok(g),
+    }
+}
+
+/// The method named `name` (default `submillisecond`) with width `bits`.
+fn v7_method(name: Option<&str>, bits: Option<&Bound<'_, PyAny>>) -> PyResult<V7Method> {
+    let bits = bits
+        .filter(|b| !b.is_none())
+        .map(|b| {
+            let wide = field_u64(b, "bits", 32)?;
+            u32::try_from(wide).map_err(|_| {
+                PyValueError::new_err(
+                    uuidx_core::Error::field_out_of_range("bits", wide, 32).to_string(),
+                )
+            })
+        })
+        .transpose()?;
+    V7Method::from_name(name.unwrap_or("submillisecond"), bits).py_err()
+}
+
+/// The argument, unless it is missing or `None`.
+fn present<'a, 'py>(obj: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    obj.filter(|o| !o.is_none())
+}
+
+/// `(node, node_bits)`: both or neither.
+fn node_option(
+    node: Option<&Bound<'_, PyAny>>,
+    node_bits: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<(u64, u32)>> {
+    match (present(node), present(node_bits)) {
+        (None, None) => Ok(None),
+        (Some(node), Some(bits)) => {
+            let bits = field_u64(bits, "node_bits", 6)?;
+            let node = field_u64(node, "node", 32)?;
+            Ok(Some((node, bits as u32)))
+        }
+        _ => Err(PyValueError::new_err(
+            "node and node_bits go together: give both or neither",
+        )),
+    }
+}
+
+/// `(unix_ts_ms, fraction, counter, node, random)` of a v7 `u` for these widths.
+fn v7_fields(
+    u: &Bound<'_, PyAny>,
+    fraction_bits: u32,
+    counter_bits: u32,
+    node_bits: u32,
+) -> PyResult<(u64, u64, u128, u64, u64)> {
+    let f = v7::GeneratorFields::of(
+        crate::convert::uuid_value(u, "u")?,
+        fraction_bits,
+        counter_bits,
+        node_bits,
+    )
+    .py_err()?;
+    Ok((f.unix_ts_ms, f.fraction, f.counter, f.node, f.random))
+}
+
+/// The fields of a version 7 UUID as a generator with ``method``, ``bits`` and
+/// ``node_bits`` lays them out: ``(unix_ts_ms, fraction, counter, node, random)``.
+#[pyfunction]
+#[pyo3(signature = (u, method, bits=None, node_bits=None))]
+pub fn v7_generator_fields(
+    u: &Bound<'_, PyAny>,
+    method: &Bound<'_, PyAny>,
+    bits: Option<&Bound<'_, PyAny>>,
+    node_bits: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(u64, u64, u128, u64, u64)> {
+    let method = v7_method(Some(&str_arg(method, "method")?), bits)?;
+    let node_bits = present(node_bits).map_or(Ok(0), |b| field_u64(b, "node_bits", 6))? as u32;
+    let (fraction, counter, _) = method.widths();
+    v7_fields(u, fraction, counter, node_bits)
 }
 
 macro_rules! gregorian_class {
@@ -158,61 +355,73 @@ macro_rules! gregorian_class {
         /// at start and drawn again after a rollback beyond ``rollback_allowance_ns`` (policy
         /// ``"reset"``; ``"error"`` raises ``ClockRollbackError``) and in a forked child.
         /// ``node`` defaults to the process's random multicast node (RFC 9562 §6.10).
+        /// ``clock`` and ``random`` replace the system clock and the CSPRNG, for tests (see
+        /// ``V7Generator``).
         #[pyclass(frozen, module = "uuidx")]
         pub struct $name {
             /// Boxed: the core generator is 64-byte aligned, which a Python object's
             /// allocation does not honour; a `Box` does.
-            inner: Box<GregorianGenerator>,
+            inner: Box<Inner<GregorianGenerator, GregorianGenerator<DynClock, DynRandom>>>,
         }
 
         #[pymethods]
         impl $name {
             #[new]
             #[pyo3(
-                signature = (node=None, *, rollback_allowance_ns=None, rollback_policy=None),
-                text_signature = "(node=None, *, rollback_allowance_ns=10000000000, rollback_policy='reset')"
+                signature = (node=None, *, rollback_allowance_ns=None, rollback_policy=None, clock=None, random=None),
+                text_signature = "(node=None, *, rollback_allowance_ns=10000000000, rollback_policy='reset', clock=None, random=None)"
             )]
             fn new(
                 node: Option<&Bound<'_, PyAny>>,
                 rollback_allowance_ns: Option<&Bound<'_, PyAny>>,
                 rollback_policy: Option<&Bound<'_, PyAny>>,
+                clock: Option<&Bound<'_, PyAny>>,
+                random: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Self> {
                 let (name, bits) = uuidx_core::layout::v1::FIELDS[2];
                 let node = node.filter(|n| !n.is_none()).map(|n| field_u64(n, name, bits)).transpose()?;
-                let inner = GregorianGenerator::new($version, node, allowance(rollback_allowance_ns)?, policy_or_default(rollback_policy)?).py_err()?;
+                let (allowance, policy) = (allowance(rollback_allowance_ns)?, policy_or_default(rollback_policy)?);
+                let inner = match sources(clock, random)? {
+                    None => Inner::System(GregorianGenerator::new($version, node, allowance, policy).py_err()?),
+                    Some((clock, random)) => Inner::Custom(
+                        GregorianGenerator::with_sources($version, node, allowance, policy, clock, random).py_err()?,
+                    ),
+                };
                 Ok(Self { inner: Box::new(inner) })
             }
 
             /// The next UUID; its timestamp is later than every earlier one of this generator.
             fn generate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                new_uuid(py, self.inner.generate().py_err()?.as_u128())
+                let u = with_core!(&*self.inner, g => g.generate()).py_err()?;
+                new_uuid(py, u.as_u128())
             }
 
             /// The 48-bit node in use.
             #[getter]
             fn node(&self) -> u64 {
-                self.inner.node()
+                with_core!(&*self.inner, g => g.node())
             }
 
             /// How far the clock may go back, in nanoseconds, before the policy applies.
             #[getter]
             fn rollback_allowance_ns(&self) -> u64 {
-                self.inner.rollback_allowance_ns()
+                with_core!(&*self.inner, g => g.rollback_allowance_ns())
             }
 
             /// ``"reset"`` or ``"error"``.
             #[getter]
             fn rollback_policy(&self) -> &'static str {
-                self.inner.policy().name()
+                with_core!(&*self.inner, g => g.policy()).name()
             }
 
             fn __repr__(&self) -> String {
                 format!(
-                    "{}(node={:#014x}, rollback_allowance_ns={}, rollback_policy={:?})",
+                    "{}(node={:#014x}, rollback_allowance_ns={}, rollback_policy='{}'{})",
                     stringify!($name),
                     self.node(),
                     self.rollback_allowance_ns(),
-                    self.rollback_policy()
+                    self.rollback_policy(),
+                    if matches!(&*self.inner, Inner::Custom(_)) { ", custom sources" } else { "" },
                 )
             }
         }
@@ -267,6 +476,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<V6Generator>()?;
     m.add_class::<V1Generator>()?;
     m.add_function(wrap_pyfunction!(uuid7_at_ns, m)?)?;
+    m.add_function(wrap_pyfunction!(v7_generator_fields, m)?)?;
     m.add_function(wrap_pyfunction!(min_uuid7_ns, m)?)?;
     m.add_function(wrap_pyfunction!(max_uuid7_ns, m)?)?;
     Ok(())

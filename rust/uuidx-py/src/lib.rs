@@ -13,6 +13,7 @@ mod errors;
 #[allow(unsafe_code)]
 mod exact;
 mod generators;
+mod sources;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
@@ -69,7 +70,7 @@ fn uuid3<'py>(
 /// A version 4 UUID (RFC 9562 §5.4) from a per-thread ChaCha12 CSPRNG seeded by the OS.
 #[pyfunction]
 fn uuid4(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    new_uuid(py, layout::v4::new().as_u128())
+    new_uuid(py, generator::uuid4().as_u128())
 }
 
 /// A version 5 UUID (RFC 9562 §5.5): SHA-1 of the namespace and the name (``str`` as
@@ -304,6 +305,53 @@ fn _debug_build() -> bool {
     cfg!(debug_assertions)
 }
 
+/// The 16 bytes of a UUIDv47 key, or `TypeError`/`ValueError` naming it.
+fn mask_key(key: &Bound<'_, PyAny>) -> PyResult<[u8; 16]> {
+    let bytes = convert::buffer_bytes(key).ok_or_else(|| type_error("key", "16 bytes", key))?;
+    uuidx_core::mask::key(&bytes).py_err()
+}
+
+/// The v4-looking facade of version 7 UUID ``u`` under the 16-byte ``key`` (UUIDv47): the
+/// timestamp XOR-ed with a keyed SipHash-2-4 of the random bits, the version set to 4.
+/// ``ValueError`` unless ``u`` is version 7 and ``key`` 16 bytes.
+#[pyfunction]
+fn mask_v7<'py>(u: &Bound<'py, PyAny>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let value = uuid_arg(u, "u")?;
+    let masked = uuidx_core::mask::mask_v7(value, &mask_key(key)?).py_err()?;
+    new_uuid(u.py(), masked.as_u128())
+}
+
+/// The version 7 UUID behind the facade ``u`` under the 16-byte ``key`` (UUIDv47).
+/// ``ValueError`` unless ``u`` is version 4 and ``key`` 16 bytes.
+#[pyfunction]
+fn unmask_v7<'py>(u: &Bound<'py, PyAny>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let value = uuid_arg(u, "u")?;
+    let unmasked = uuidx_core::mask::unmask_v7(value, &mask_key(key)?).py_err()?;
+    new_uuid(u.py(), unmasked.as_u128())
+}
+
+/// Installs deterministic process-wide generators for ``seed`` (bytes), clocks starting at
+/// ``start_ns`` and moving ``step_ns`` per reading; returns a token for
+/// ``_deterministic_uninstall``. Used by ``uuidx.testing.deterministic``.
+#[pyfunction]
+fn _deterministic_install(
+    seed: &Bound<'_, PyAny>,
+    start_ns: &Bound<'_, PyAny>,
+    step_ns: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
+    let seed = convert::buffer_bytes(seed).ok_or_else(|| type_error("seed", "bytes", seed))?;
+    let start = field_u64(start_ns, "start_ns", 64)?;
+    let step = field_u64(step_ns, "step_ns", 64)?;
+    let generators = generator::deterministic::Deterministic::new(&seed, start, step).py_err()?;
+    Ok(generator::deterministic::install(generators))
+}
+
+/// Removes the deterministic generators installed with ``token``; ``False`` if none were.
+#[pyfunction]
+fn _deterministic_uninstall(token: u64) -> bool {
+    generator::deterministic::uninstall(token)
+}
+
 /// ``repr(obj)`` shortened for error messages (at most about 80 characters, never built in
 /// full), as the extension's own messages show values.
 #[pyfunction]
@@ -338,6 +386,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_uses_slot_stores, m)?)?;
     m.add_function(wrap_pyfunction!(_short_repr, m)?)?;
     m.add_function(wrap_pyfunction!(_debug_build, m)?)?;
+    m.add_function(wrap_pyfunction!(mask_v7, m)?)?;
+    m.add_function(wrap_pyfunction!(unmask_v7, m)?)?;
+    m.add_function(wrap_pyfunction!(_deterministic_install, m)?)?;
+    m.add_function(wrap_pyfunction!(_deterministic_uninstall, m)?)?;
     m.add("ClockError", py.get_type::<errors::ClockError>())?;
     m.add(
         "ClockRollbackError",

@@ -1,0 +1,103 @@
+"""Deterministic UUIDs for tests.
+
+Code that makes UUIDs is hard to test: the usual mocks (patching ``time.time_ns`` or
+``os.urandom``, freezegun) cannot reach a native module. Under :func:`deterministic`, uuidx's
+process-wide functions return a reproducible sequence instead::
+
+    import uuidx
+    from uuidx.testing import deterministic
+
+    with deterministic(seed=42):
+        a = uuidx.uuid7()          # the same UUID in every run and every process
+        b = uuidx.uuid4()
+
+As a pytest fixture::
+
+    import pytest
+    from uuidx.testing import deterministic
+
+    @pytest.fixture
+    def fixed_uuids():
+        with deterministic(seed=1):
+            yield
+
+    def test_order_ids(fixed_uuids):
+        assert str(make_order().id) == "..."   # stable across runs
+
+``deterministic(...)`` also works as a decorator. Independent generators
+(:class:`uuidx.V7Generator` and the others) are not affected: give them ``clock=`` and
+``random=`` instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator, Optional, Union
+
+from . import Instant, _core, _unix_ns
+
+__all__ = ["DEFAULT_START_NS", "Seed", "deterministic"]
+
+#: Where the deterministic clocks start when no ``start`` is given: 2025-01-01T00:00:00Z.
+DEFAULT_START_NS = 1_735_689_600_000_000_000
+
+Seed = Union[int, str, bytes]
+"""A seed: an int of any size, a str or bytes (``1``, ``"1"`` and ``b"1"`` differ)."""
+
+
+def _seed_bytes(seed: Seed) -> bytes:
+    if isinstance(seed, bool) or not isinstance(seed, (int, str, bytes)):
+        raise TypeError(
+            f"seed must be an int, a str or bytes, got {type(seed).__name__}: "
+            f"{_core._short_repr(seed)}"
+        )
+    if isinstance(seed, int):
+        return b"int:" + seed.to_bytes(seed.bit_length() // 8 + 1, "big", signed=True)
+    if isinstance(seed, str):
+        return b"str:" + seed.encode("utf-8", "surrogatepass")
+    return b"bytes:" + seed
+
+
+@contextlib.contextmanager
+def deterministic(
+    seed: Seed = 0, start: Optional[Instant] = None, step_ns: int = 1_000_000
+) -> Iterator[None]:
+    """Make the process-wide generators reproducible for the duration of a ``with`` block.
+
+    Inside the block, ``uuid1``, ``uuid4``, ``uuid6``, ``uuid7``, ``uuid8`` and their
+    ``_str``, ``_many`` and ``_bytes`` forms return a sequence that depends only on ``seed``
+    and on the order of the calls: the same in every run and every process. Each kind (v1,
+    v4, v6, v7, v8) has its own clock and its own random stream (ChaCha12 keyed by SHA-256 of
+    the seed and the kind), so adding calls of one kind does not change the UUIDs of another.
+    Each clock reads ``start`` first and moves ``step_ns`` at every reading, so v6 and v7
+    UUIDs increase and v1 timestamps increase, as in real use. v1 and v6 use a node drawn
+    from the seed (multicast bit set) instead of the process node. The real generators come
+    back when the block ends, also when it raises; blocks nest (the innermost wins).
+
+    Threads: the replacement is process-wide. Other threads that make UUIDs during the block
+    get values from the same deterministic sequences, interleaved in whatever order the
+    threads run, so only single-threaded code sees a reproducible sequence.
+
+    Args:
+        seed: Any int, str or bytes.
+        start: Where the clocks start: an aware ``datetime`` or nanoseconds since 1970,
+            not before 1970 (default :data:`DEFAULT_START_NS`, 2025-01-01T00:00:00Z).
+        step_ns: How far each clock moves at each reading, in nanoseconds (0 freezes it:
+            the generators then count within one tick).
+
+    Raises:
+        TypeError: a seed, start or step of the wrong type.
+        ValueError: a start before 1970, or a negative step.
+    """
+    start_ns = DEFAULT_START_NS if start is None else _unix_ns(start)
+    if start_ns < 0:
+        raise ValueError(f"start {_core._short_repr(start)} is before 1970")
+    if isinstance(step_ns, bool) or not isinstance(step_ns, int):
+        raise TypeError(f"step_ns must be an int, got {type(step_ns).__name__}")
+    if step_ns < 0:
+        raise ValueError(f"step_ns must be 0 or more, got {step_ns}")
+    token = _core._deterministic_install(_seed_bytes(seed), start_ns, step_ns)
+    try:
+        yield
+    finally:
+        _core._deterministic_uninstall(token)
