@@ -6,7 +6,7 @@
 //! - every layout in [`layout`]: v1 (§5.1), v2 DCE Security (§5.2), v3/v5 and name-based v8 in
 //!   [`name`] (§5.3, §5.5, Appendix B.2), v4 (§5.4), v6 (§5.6), v7 (§5.7), v8 (§5.8),
 //!   Nil (§5.9) and Max (§5.10);
-//! - text forms in [`parse`] and [`format`] (§4);
+//! - text forms in [`parse`] and [`format`](mod@format) (§4);
 //! - time bases in [`time`] (§5.1, §5.7);
 //! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`]
 //!   and a [`random::RandomSource`].
