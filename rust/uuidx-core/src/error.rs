@@ -20,6 +20,15 @@ pub enum ErrorKind {
         /// What was wrong.
         reason: ParseReason,
     },
+    /// Text that is not a UUID in the named [`crate::encoding::Encoding`].
+    Decode {
+        /// The rejected input, possibly shortened for display.
+        input: String,
+        /// The encoding it was decoded with.
+        encoding: crate::encoding::Encoding,
+        /// What was wrong.
+        reason: DecodeReason,
+    },
     /// A layout field does not fit its bit width.
     FieldOutOfRange {
         /// RFC 9562 name of the field, e.g. `node` or `unix_ts_ms`.
@@ -103,6 +112,50 @@ pub enum ParseReason {
     UrnPrefix,
 }
 
+/// What exactly was wrong with an encoded UUID (see [`ErrorKind::Decode`]). Positions count
+/// characters (not bytes) from the start of the input, starting at zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeReason {
+    /// The text is not as long as the encoding's fixed length.
+    Length {
+        /// The encoding's length, in characters.
+        expected: usize,
+        /// The input's length, in characters.
+        found: usize,
+    },
+    /// A character outside the encoding's alphabet.
+    Char {
+        /// The character found.
+        found: char,
+        /// Its position.
+        position: usize,
+        /// What the encoding accepts there.
+        expected: &'static str,
+    },
+    /// Digits whose value is above 2**128 - 1: the first position where the input exceeds the
+    /// largest encoded UUID, `max`.
+    Overflow {
+        /// The character found.
+        found: char,
+        /// Its position.
+        position: usize,
+        /// The encoding of the Max UUID (RFC 9562 §5.10).
+        max: &'static str,
+    },
+    /// A last character that sets bits after the 128th, which a canonical encoding leaves at
+    /// zero (RFC 4648 §3.5).
+    TrailingBits {
+        /// The character found.
+        found: char,
+        /// Its position.
+        position: usize,
+    },
+    /// A structural problem in one of the hexadecimal forms (a missing hyphen, brace or URN
+    /// prefix), as reported by [`crate::parse`].
+    Syntax(ParseReason),
+}
+
 impl Error {
     /// Wraps a kind.
     pub(crate) fn new(kind: ErrorKind) -> Self {
@@ -171,12 +224,49 @@ impl fmt::Display for ParseReason {
     }
 }
 
+impl fmt::Display for DecodeReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Length { expected, found } => {
+                write!(f, "expected {expected} characters, found {found}")
+            }
+            Self::Char {
+                found,
+                position,
+                expected,
+            } => write!(
+                f,
+                "invalid character {found:?} at position {position}: expected {expected}"
+            ),
+            Self::Overflow {
+                found,
+                position,
+                max,
+            } => write!(
+                f,
+                "{found:?} at position {position} makes the value exceed 2**128 - 1 \
+                 (the largest is {max:?})"
+            ),
+            Self::TrailingBits { found, position } => write!(
+                f,
+                "{found:?} at position {position} sets bits after the 128th, which must be zero"
+            ),
+            Self::Syntax(reason) => reason.fmt(f),
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             ErrorKind::Parse { input, reason } => {
                 write!(f, "invalid UUID string {input:?}: {reason}")
             }
+            ErrorKind::Decode {
+                input,
+                encoding,
+                reason,
+            } => write!(f, "invalid {} UUID {input:?}: {reason}", encoding.name()),
             ErrorKind::FieldOutOfRange { field, value, bits } => write!(
                 f,
                 "{field} out of range: {value} does not fit in {bits} bits \

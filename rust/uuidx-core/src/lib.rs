@@ -7,6 +7,8 @@
 //!   [`name`] (§5.3, §5.5, Appendix B.2), v4 (§5.4), v6 (§5.6), v7 (§5.7), v8 (§5.8),
 //!   Nil (§5.9) and Max (§5.10);
 //! - text forms in [`parse`] and [`format`](mod@format) (§4);
+//! - compact encodings by name in [`encoding`] (Crockford base32, ULID, base32hex, base58,
+//!   base62, base64url);
 //! - time bases in [`time`] (§5.1, §5.7);
 //! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`]
 //!   and a [`random::RandomSource`].
@@ -16,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod clock;
+pub mod encoding;
 mod error;
 pub mod format;
 pub mod generator;
@@ -26,5 +29,6 @@ pub mod random;
 pub mod time;
 mod uuid;
 
+pub use error::DecodeReason;
 pub use error::{Error, ErrorKind, ParseReason, Result};
 pub use uuid::{Uuid, Variant};
