@@ -34,7 +34,7 @@
 //! - `base32`: Crockford's base32 (<https://www.crockford.com/base32.html>), decoded as his
 //!   specification says: either case, and `I`/`L` read as `1`, `O` as `0`, so text copied by
 //!   a human still decodes. Encoded in lower case, which Crockford's text does not prefer but
-//!   TypeID's suffix uses: a `base32` string is a TypeID without prefix, and
+//!   TypeID's suffix uses ([`crate::typeid`]): a `base32` string is a TypeID without prefix, and
 //!   `base32` and `ulid` differ in what they produce, not only in what they accept.
 //! - `ulid`: the text of a ULID (<https://github.com/ulid/spec>): Crockford's alphabet in upper
 //!   case, the first character at most `7`. Decoded in either case, as the ULID specification
@@ -427,6 +427,52 @@ fn digits_of(
         .collect()
 }
 
+/// What a character of a TypeID suffix may be.
+const TYPEID_SUFFIX_EXPECTED: &str =
+    "a lowercase Crockford base32 digit: 0-9 or a letter other than i, l, o and u";
+
+/// The first problem of a TypeID suffix that [`crockford_decode`] rejected with
+/// [`CROCKFORD_LOWER_ONLY`], with positions moved on by `offset` characters (where the suffix
+/// starts in the TypeID).
+#[cold]
+#[inline(never)]
+pub(crate) fn typeid_suffix_problem(suffix: &str, offset: usize) -> DecodeReason {
+    let found = suffix.chars().count();
+    if found != 26 {
+        return DecodeReason::Length {
+            expected: 26,
+            found,
+        };
+    }
+    let narrowed = narrow(suffix);
+    let table = &CROCKFORD_LOWER_ONLY;
+    let reason = match digits_of(&narrowed, table, TYPEID_SUFFIX_EXPECTED) {
+        Err(reason) => reason,
+        Ok(digits) => overflow(&narrowed, &digits, table, Encoding::Base32.max()),
+    };
+    match with_found_char(reason, suffix) {
+        DecodeReason::Char {
+            found,
+            position,
+            expected,
+        } => DecodeReason::Char {
+            found,
+            position: position + offset,
+            expected,
+        },
+        DecodeReason::Overflow {
+            found,
+            position,
+            max,
+        } => DecodeReason::Overflow {
+            found,
+            position: position + offset,
+            max,
+        },
+        other => other,
+    }
+}
+
 /// Each character of `text` as one byte: itself if ASCII, `0xFF` (never a digit) otherwise.
 fn narrow(text: &str) -> Vec<u8> {
     text.chars()
@@ -585,6 +631,8 @@ const fn decoding_table(alphabet: &[u8], fold_case: bool) -> [u8; 256] {
     table
 }
 
+/// TypeID's suffix: lower case only, no aliases.
+pub(crate) const CROCKFORD_LOWER_ONLY: [u8; 256] = decoding_table(CROCKFORD_LOWER, false);
 /// `ulid`: either case, no aliases.
 const CROCKFORD_ANY_CASE: [u8; 256] = decoding_table(CROCKFORD_LOWER, true);
 /// `base32`: either case, and Crockford's aliases `I`, `L` for 1 and `O` for 0.

@@ -29,6 +29,20 @@ pub enum ErrorKind {
         /// What was wrong.
         reason: DecodeReason,
     },
+    /// Text that is not a TypeID (see [`crate::typeid`]).
+    TypeId {
+        /// The rejected input, possibly shortened for display.
+        input: String,
+        /// What was wrong.
+        reason: TypeIdReason,
+    },
+    /// A TypeID prefix that breaks the TypeID rules (see [`crate::typeid`]).
+    TypeIdPrefix {
+        /// The rejected prefix, possibly shortened for display.
+        prefix: String,
+        /// What was wrong: one of the prefix reasons of [`TypeIdReason`].
+        reason: TypeIdReason,
+    },
     /// A layout field does not fit its bit width.
     FieldOutOfRange {
         /// RFC 9562 name of the field, e.g. `node` or `unix_ts_ms`.
@@ -156,6 +170,32 @@ pub enum DecodeReason {
     Syntax(ParseReason),
 }
 
+/// What exactly was wrong with a TypeID or its prefix (see [`ErrorKind::TypeId`] and
+/// [`ErrorKind::TypeIdPrefix`]). Positions count characters from the start of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TypeIdReason {
+    /// A prefix longer than 63 characters.
+    PrefixLength(usize),
+    /// A prefix character other than a lowercase ASCII letter or `_`.
+    PrefixChar {
+        /// The character found.
+        found: char,
+        /// Its position.
+        position: usize,
+    },
+    /// A prefix that starts or ends with `_`.
+    PrefixUnderscore {
+        /// The underscore's position.
+        position: usize,
+    },
+    /// A `_` separator with nothing before it: without a prefix, a TypeID is the suffix alone.
+    EmptyPrefix,
+    /// A suffix that is not 26 lowercase Crockford base32 characters of at most 128 bits;
+    /// positions count from the start of the whole TypeID.
+    Suffix(DecodeReason),
+}
+
 impl Error {
     /// Wraps a kind.
     pub(crate) fn new(kind: ErrorKind) -> Self {
@@ -256,6 +296,32 @@ impl fmt::Display for DecodeReason {
     }
 }
 
+impl fmt::Display for TypeIdReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::PrefixLength(n) => write!(
+                f,
+                "the prefix has {n} characters: expected at most {}",
+                crate::typeid::MAX_PREFIX_LEN
+            ),
+            Self::PrefixChar { found, position } => write!(
+                f,
+                "invalid character {found:?} at position {position} in the prefix: \
+                 expected a lowercase ASCII letter or '_'"
+            ),
+            Self::PrefixUnderscore { position } => write!(
+                f,
+                "'_' at position {position}: the prefix must not start or end with '_'"
+            ),
+            Self::EmptyPrefix => f.write_str(
+                "'_' at position 0 with an empty prefix: without a prefix, a TypeID is the \
+                 26-character suffix alone",
+            ),
+            Self::Suffix(reason) => write!(f, "in the suffix, {reason}"),
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
@@ -267,6 +333,12 @@ impl fmt::Display for Error {
                 encoding,
                 reason,
             } => write!(f, "invalid {} UUID {input:?}: {reason}", encoding.name()),
+            ErrorKind::TypeId { input, reason } => {
+                write!(f, "invalid TypeID {input:?}: {reason}")
+            }
+            ErrorKind::TypeIdPrefix { prefix, reason } => {
+                write!(f, "invalid TypeID prefix {prefix:?}: {reason}")
+            }
             ErrorKind::FieldOutOfRange { field, value, bits } => write!(
                 f,
                 "{field} out of range: {value} does not fit in {bits} bits \

@@ -8,7 +8,7 @@
 //!   Nil (§5.9) and Max (§5.10);
 //! - text forms in [`parse`] and [`format`](mod@format) (§4);
 //! - compact encodings by name in [`encoding`] (Crockford base32, ULID, base32hex, base58,
-//!   base62, base64url);
+//!   base62, base64url) and TypeIDs in [`typeid`];
 //! - time bases in [`time`] (§5.1, §5.7);
 //! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`]
 //!   and a [`random::RandomSource`].
@@ -27,8 +27,9 @@ pub mod name;
 pub mod parse;
 pub mod random;
 pub mod time;
+pub mod typeid;
 mod uuid;
 
-pub use error::DecodeReason;
+pub use error::{DecodeReason, TypeIdReason};
 pub use error::{Error, ErrorKind, ParseReason, Result};
 pub use uuid::{Uuid, Variant};
