@@ -62,8 +62,10 @@ use crate::error::{shorten, DecodeReason, ParseReason};
 use crate::{format, parse, Error, ErrorKind, Result, Uuid};
 use core::fmt;
 
-/// A text encoding of a UUID (see the [module documentation](crate::encoding) for each one's rules).
+/// A text encoding of a UUID (see the [module documentation](crate::encoding) for each one's
+/// rules). More may be added, so matches outside this crate need a wildcard arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Encoding {
     /// 32 hex digits, Python's `UUID.hex` (RFC 9562 §4).
     Hex,
@@ -1375,6 +1377,20 @@ mod tests {
         }
         let all: String = Encoding::ALL.iter().map(|e| e.max()).collect();
         assert_eq!(buf, all.as_bytes());
+    }
+
+    proptest::proptest! {
+        /// The fast decoders accept exactly what the reference decoder accepts.
+        #[test]
+        fn fast_and_reference_decoders_agree(
+            e in proptest::sample::select(Encoding::ALL.to_vec()),
+            s in "[0-9A-Za-z_-]{22}|[0-9A-Za-z]{26}|[0-9a-f-]{36}|[0-9a-fA-F]{32}|.{0,46}",
+        ) {
+            proptest::prop_assert_eq!(
+                e.decode_fast(s.as_bytes()),
+                e.decode_reference(s.as_bytes()).ok()
+            );
+        }
     }
 
     #[test]
