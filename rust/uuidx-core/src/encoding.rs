@@ -21,6 +21,12 @@
 //! All but `base64url` have their alphabet in ASCII order, so the encoded strings compare
 //! byte-wise exactly as the UUIDs do.
 //!
+//! The fixed length is a choice for `base58` and `base62`, whose common libraries write the
+//! shortest form: Bitcoin's byte-string convention (Python's `base58.b58encode(u.bytes)`)
+//! writes one `1` per leading zero octet and the rest of the number without padding, so its
+//! text has 21 or 22 characters for most UUIDs and sorts differently. Here the 22 digits of
+//! `base58` are `base58.b58encode_int(u.int).rjust(22, b"1")` in that library's terms.
+//!
 //! # Decoding: what is accepted
 //!
 //! Decoding accepts exactly one length and nothing around the text (no whitespace, padding,
