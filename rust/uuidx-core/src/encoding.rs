@@ -439,26 +439,29 @@ fn digits_of(
 const TYPEID_SUFFIX_EXPECTED: &str =
     "a lowercase Crockford base32 digit: 0-9 or a letter other than i, l, o and u";
 
-/// The first problem of a TypeID suffix that [`crockford_decode`] rejected with
-/// [`CROCKFORD_LOWER_ONLY`], with positions moved on by `offset` characters (where the suffix
-/// starts in the TypeID).
+/// The first problem of a TypeID suffix (26 lower case Crockford digits of at most 128 bits),
+/// with positions moved on by `offset` characters (where the suffix starts in the TypeID), or
+/// `None` if it is valid.
 #[cold]
 #[inline(never)]
-pub(crate) fn typeid_suffix_problem(suffix: &str, offset: usize) -> DecodeReason {
+pub(crate) fn typeid_suffix_problem(suffix: &str, offset: usize) -> Option<DecodeReason> {
     let found = suffix.chars().count();
     if found != 26 {
-        return DecodeReason::Length {
+        return Some(DecodeReason::Length {
             expected: 26,
             found,
-        };
+        });
     }
     let narrowed = narrow(suffix);
     let table = &CROCKFORD_LOWER_ONLY;
     let reason = match digits_of(&narrowed, table, TYPEID_SUFFIX_EXPECTED) {
         Err(reason) => reason,
+        Ok(_) if crockford_decode(narrowed.as_slice().try_into().ok()?, table).is_some() => {
+            return None
+        }
         Ok(digits) => overflow(&narrowed, &digits, table, Encoding::Base32.max()),
     };
-    match with_found_char(reason, suffix) {
+    Some(match with_found_char(reason, suffix) {
         DecodeReason::Char {
             found,
             position,
@@ -478,7 +481,7 @@ pub(crate) fn typeid_suffix_problem(suffix: &str, offset: usize) -> DecodeReason
             max,
         },
         other => other,
-    }
+    })
 }
 
 /// Each character of `text` as one byte: itself if ASCII, `0xFF` (never a digit) otherwise.

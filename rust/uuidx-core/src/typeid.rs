@@ -29,7 +29,7 @@
 
 use crate::encoding::{crockford, crockford_decode, typeid_suffix_problem};
 use crate::encoding::{CROCKFORD_LOWER, CROCKFORD_LOWER_ONLY};
-use crate::error::{shorten, TypeIdReason};
+use crate::error::{shorten, DecodeReason, TypeIdReason};
 use crate::{Error, ErrorKind, Result, Uuid};
 
 /// The longest prefix, in characters.
@@ -52,14 +52,22 @@ pub const MAX_LEN: usize = MAX_PREFIX_LEN + 1 + SUFFIX_LEN;
 /// let err = check_prefix("User").unwrap_err();
 /// assert!(err.to_string().contains("'U' at position 0"));
 /// ```
+#[inline]
 pub fn check_prefix(prefix: &str) -> Result<()> {
-    match prefix_problem(prefix) {
-        None => Ok(()),
-        Some(reason) => Err(Error::new(ErrorKind::TypeIdPrefix {
-            prefix: shorten(prefix),
-            reason,
-        })),
+    if is_valid_prefix(prefix.as_bytes()) {
+        Ok(())
+    } else {
+        Err(prefix_error(prefix))
     }
+}
+
+#[cold]
+fn prefix_error(prefix: &str) -> Error {
+    Error::new(ErrorKind::TypeIdPrefix {
+        prefix: shorten(prefix),
+        // Never the fallback: `is_valid_prefix` and `prefix_problem` agree.
+        reason: prefix_problem(prefix).unwrap_or(TypeIdReason::PrefixLength(prefix.len())),
+    })
 }
 
 /// The TypeID of `uuid` with `prefix` (the suffix alone if `prefix` is empty).
@@ -120,35 +128,70 @@ pub fn typeid_into(prefix: &str, uuid: Uuid, out: &mut [u8]) -> Result<usize> {
 /// character position.
 #[inline]
 pub fn parse_typeid(input: &str) -> Result<(&str, Uuid)> {
-    let (prefix, suffix, offset) = match input.rfind('_') {
-        None => ("", input, 0),
-        Some(0) => return Err(typeid_error(input, TypeIdReason::EmptyPrefix)),
-        Some(i) => (&input[..i], &input[i + 1..], i + 1),
-    };
-    if let Some(reason) = prefix_problem(prefix) {
-        return Err(typeid_error(input, reason));
-    }
-    let value = suffix
-        .as_bytes()
-        .try_into()
-        .ok()
-        .and_then(|s| crockford_decode(s, &CROCKFORD_LOWER_ONLY));
-    match value {
-        Some(v) => Ok((prefix, Uuid::from_u128(v))),
-        // The prefix is ASCII: `offset` counts characters too.
-        None => Err(typeid_error(
-            input,
-            TypeIdReason::Suffix(typeid_suffix_problem(suffix, offset)),
-        )),
+    match parse_fast(input) {
+        Some(parsed) => Ok(parsed),
+        None => Err(parse_error(input)),
     }
 }
 
+/// The parser of the hot path, `None` for any invalid input. It takes the last 26 bytes as the
+/// suffix without searching for the separator: a valid suffix holds no underscore, so when it
+/// decodes, the separator, if any, is the byte before it, as splitting at the last underscore
+/// would find.
+#[inline]
+fn parse_fast(input: &str) -> Option<(&str, Uuid)> {
+    let bytes = input.as_bytes();
+    let head_len = bytes.len().checked_sub(SUFFIX_LEN)?;
+    let (head, suffix) = bytes.split_at(head_len);
+    let value = crockford_decode(suffix.try_into().ok()?, &CROCKFORD_LOWER_ONLY)?;
+    let prefix = match head {
+        [] => "",
+        [prefix @ .., b'_'] if !prefix.is_empty() && is_valid_prefix(prefix) => {
+            // ASCII, so these are character boundaries.
+            input.get(..prefix.len())?
+        }
+        _ => return None,
+    };
+    Some((prefix, Uuid::from_u128(value)))
+}
+
+/// The error for an input that [`parse_fast`] rejected: the TypeID split at its last
+/// underscore, then the first problem from left to right.
 #[cold]
+#[inline(never)]
+fn parse_error(input: &str) -> Error {
+    let (prefix, suffix, offset) = match input.bytes().rposition(|b| b == b'_') {
+        None => ("", input, 0),
+        Some(0) => return typeid_error(input, TypeIdReason::EmptyPrefix),
+        Some(i) => (&input[..i], &input[i + 1..], i + 1),
+    };
+    if let Some(reason) = prefix_problem(prefix) {
+        return typeid_error(input, reason);
+    }
+    // The prefix is ASCII: `offset` counts characters too. With a valid prefix, only the
+    // suffix can be at fault (`parse_fast` accepts every valid TypeID); if it were not, the
+    // suffix is reported all the same.
+    let reason = typeid_suffix_problem(suffix, offset).unwrap_or(DecodeReason::Length {
+        expected: SUFFIX_LEN,
+        found: suffix.chars().count(),
+    });
+    typeid_error(input, TypeIdReason::Suffix(reason))
+}
+
 fn typeid_error(input: &str, reason: TypeIdReason) -> Error {
     Error::new(ErrorKind::TypeId {
         input: shorten(input),
         reason,
     })
+}
+
+/// Whether `prefix` is valid: what [`prefix_problem`] checks, as one pass.
+#[inline]
+fn is_valid_prefix(prefix: &[u8]) -> bool {
+    prefix.len() <= MAX_PREFIX_LEN
+        && prefix.first() != Some(&b'_')
+        && prefix.last() != Some(&b'_')
+        && prefix.iter().all(|&b| b.is_ascii_lowercase() || b == b'_')
 }
 
 /// The first problem of a prefix, from left to right, or `None` if it is valid.
@@ -178,7 +221,6 @@ fn prefix_problem(prefix: &str) -> Option<TypeIdReason> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DecodeReason;
 
     const U: u128 = 0x0189_0a5d_ac96_774b_bcce_b302_099a_8057;
     const SUFFIX: &str = "01h455vb4pex5vsknk084sn02q";
