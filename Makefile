@@ -8,7 +8,7 @@ BENCH_VENV := benches/.venv
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-python postgres lint demo bench bench-rust clean
+.PHONY: help dev build test test-rust test-python postgres lint demo bench bench-rust fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -30,8 +30,17 @@ test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt,
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core --release
 
-test-python: dev postgres ## pytest over tests/ (with a throwaway PostgreSQL server)
-	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q
+PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q -p no:cacheprovider
+
+test-python: dev postgres ## pytest over tests/, three ways: fast path, forced fallback, debug build
+	@echo "== pytest 1/3: release build, fast path (exact uuid.UUID by slot stores)"
+	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST)
+	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int)"
+	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST)
+	@echo "== pytest 3/3: a debug build (Rust debug assertions: alignment, overflow)"
+	$(BIN)/maturin develop -q
+	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST)
+	$(BIN)/maturin develop --release -q
 
 postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/test_postgres.py
 	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
@@ -43,9 +52,10 @@ postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root
 		echo 0 > $(VENV)/.postgres; \
 	fi
 
-lint: $(DEPS) ## clippy -D warnings, cargo fmt --check, mypy --strict, stubtest
+lint: $(DEPS) ## clippy -D warnings, cargo fmt --check, cargo doc -D warnings, mypy --strict, stubtest
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) fmt --all -- --check
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps -q
 	$(BIN)/python -m mypy
 	$(BIN)/python -m mypy.stubtest uuidx._core
 
@@ -60,6 +70,12 @@ bench: dev ## Side-by-side benchmarks against the stdlib and peers (benches/.ven
 
 bench-rust: ## Rust core benchmarks (criterion); rewrites the README's Rust table
 	$(PYTHON) benches/rust_bench.py
+
+FUZZ_SECONDS ?= 60
+fuzz: ## Fuzz the core parser for FUZZ_SECONDS (cargo-fuzz + libFuzzer; installs cargo-fuzz)
+	command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
+	# RUSTC_BOOTSTRAP: cargo-fuzz passes -Z flags; --sanitizer none keeps to a stable toolchain.
+	cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse --sanitizer none -- -max_total_time=$(FUZZ_SECONDS)
 
 clean: ## Remove build products and virtualenvs
 	rm -rf target dist $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .hypothesis

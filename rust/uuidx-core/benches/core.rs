@@ -17,7 +17,7 @@ use uuidx_core::clock::{Clock as _, SystemClock};
 use uuidx_core::encoding::Encoding;
 use uuidx_core::generator::{RollbackPolicy, V7Generator, V7Method, GLOBAL_V7};
 use uuidx_core::name::{self, Algorithm};
-use uuidx_core::random::{RandomSource as _, ThreadRandom};
+use uuidx_core::random::ThreadRandom;
 use uuidx_core::typeid;
 use uuidx_core::{format, layout, parse, Uuid};
 
@@ -146,8 +146,8 @@ impl MutexV7 {
     }
 
     fn generate(&self) -> Uuid {
-        let now_ms = SystemClock.now_unix_ns() / 1_000_000;
-        let entropy = ThreadRandom.next_u128();
+        let now_ms = SystemClock.now_unix_ns().unwrap_or(0) / 1_000_000;
+        let entropy = ThreadRandom.u128();
         let seed = (entropy >> 64) as u64 & ((1 << (Self::COUNTER_BITS - 1)) - 1);
         let (ms, counter) = {
             let mut state = self.state.lock().unwrap();

@@ -10,8 +10,9 @@
 //! - compact encodings by name in [`encoding`] (Crockford base32, ULID, base32hex, base58,
 //!   base62, base64url) and TypeIDs in [`typeid`];
 //! - time bases in [`time`] (§5.1, §5.7);
-//! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`]
-//!   and a [`random::RandomSource`].
+//! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`],
+//!   a [`random::RandomSource`] and a [`fork::ForkSource`];
+//! - the memory bound of bulk requests in [`memory`].
 //!
 //! It has no Python dependency; the `uuidx-py` crate binds it to Python.
 
@@ -20,9 +21,11 @@
 pub mod clock;
 pub mod encoding;
 mod error;
+pub mod fork;
 pub mod format;
 pub mod generator;
 pub mod layout;
+pub mod memory;
 pub mod name;
 pub mod parse;
 pub mod random;
@@ -31,5 +34,5 @@ pub mod typeid;
 mod uuid;
 
 pub use error::{DecodeReason, TypeIdReason};
-pub use error::{Error, ErrorKind, ParseReason, Result};
+pub use error::{Error, ErrorKind, External, ParseReason, Result};
 pub use uuid::{Uuid, Variant};
