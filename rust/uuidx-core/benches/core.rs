@@ -1,4 +1,5 @@
-//! Criterion benchmarks of the core hot paths: parsing and formatting (RFC 9562 §4),
+//! Criterion benchmarks of the core hot paths: parsing and formatting (RFC 9562 §4), the
+//! named encodings and TypeIDs (issue #11),
 //! name-based hashing (§5.3, §5.5, Appendix B.2), v4 (§5.4) and v7 (§5.7) generation, and
 //! the lock-free v7 generator under contention against a mutex-based reference (§6.2).
 //!
@@ -13,9 +14,11 @@ use std::hint::black_box;
 use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
 use uuidx_core::clock::{Clock as _, SystemClock};
+use uuidx_core::encoding::Encoding;
 use uuidx_core::generator::{RollbackPolicy, V7Generator, V7Method, GLOBAL_V7};
 use uuidx_core::name::{self, Algorithm};
 use uuidx_core::random::ThreadRandom;
+use uuidx_core::typeid;
 use uuidx_core::{format, layout, parse, Uuid};
 
 const HYPHENATED: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
@@ -35,6 +38,38 @@ fn parse_and_format(c: &mut Criterion) {
     let mut group = c.benchmark_group("format");
     group.bench_function("hyphenated", |b| {
         b.iter(|| format::hyphenated(black_box(u), false));
+    });
+    group.finish();
+}
+
+/// Encoding into a stack buffer (no allocation, as bindings filling a column do) and decoding,
+/// for every named encoding, then TypeIDs.
+fn encodings(c: &mut Criterion) {
+    let u = parse::parse(HYPHENATED).unwrap();
+    let mut group = c.benchmark_group("encoding");
+    for e in Encoding::ALL {
+        group.bench_function(format!("encode/{e}"), |b| {
+            let mut buf = [0u8; Encoding::MAX_LEN];
+            b.iter(|| {
+                black_box(e).encode_into(black_box(u), &mut buf);
+                black_box(&buf);
+            });
+        });
+        let text = e.encode(u);
+        group.bench_function(format!("decode/{e}"), |b| {
+            b.iter(|| black_box(e).decode(black_box(&text)));
+        });
+    }
+    let text = typeid::typeid("user", u).unwrap();
+    group.bench_function("encode/typeid", |b| {
+        let mut buf = [0u8; typeid::MAX_LEN];
+        b.iter(|| {
+            let n = typeid::typeid_into(black_box("user"), black_box(u), &mut buf).unwrap();
+            black_box(&buf[..n]);
+        });
+    });
+    group.bench_function("decode/typeid", |b| {
+        b.iter(|| typeid::parse_typeid(black_box(&text)));
     });
     group.finish();
 }
@@ -188,6 +223,7 @@ fn v7_contention(c: &mut Criterion) {
 criterion_group!(
     benches,
     parse_and_format,
+    encodings,
     name_based,
     random_and_time_based,
     v7_contention

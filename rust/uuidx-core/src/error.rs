@@ -35,6 +35,29 @@ pub enum ErrorKind {
         /// What was wrong.
         reason: ParseReason,
     },
+    /// Text that is not a UUID in the named [`crate::encoding::Encoding`].
+    Decode {
+        /// The rejected input, possibly shortened for display.
+        input: String,
+        /// The encoding it was decoded with.
+        encoding: crate::encoding::Encoding,
+        /// What was wrong.
+        reason: DecodeReason,
+    },
+    /// Text that is not a TypeID (see [`crate::typeid`]).
+    TypeId {
+        /// The rejected input, possibly shortened for display.
+        input: String,
+        /// What was wrong.
+        reason: TypeIdReason,
+    },
+    /// A TypeID prefix that breaks the TypeID rules (see [`crate::typeid`]).
+    TypeIdPrefix {
+        /// The rejected prefix, possibly shortened for display.
+        prefix: String,
+        /// What was wrong: one of the prefix reasons of [`TypeIdReason`].
+        reason: TypeIdReason,
+    },
     /// A layout field does not fit its bit width.
     FieldOutOfRange {
         /// RFC 9562 name of the field, e.g. `node` or `unix_ts_ms`.
@@ -144,6 +167,76 @@ pub enum ParseReason {
     UrnPrefix,
 }
 
+/// What exactly was wrong with an encoded UUID (see [`ErrorKind::Decode`]). Positions count
+/// characters (not bytes) from the start of the input, starting at zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeReason {
+    /// The text is not as long as the encoding's fixed length.
+    Length {
+        /// The encoding's length, in characters.
+        expected: usize,
+        /// The input's length, in characters.
+        found: usize,
+    },
+    /// A character outside the encoding's alphabet.
+    Char {
+        /// The character found.
+        found: char,
+        /// Its position.
+        position: usize,
+        /// What the encoding accepts there.
+        expected: &'static str,
+    },
+    /// Digits whose value is above 2**128 - 1: the first position where the input exceeds the
+    /// largest encoded UUID, `max`.
+    Overflow {
+        /// The character found.
+        found: char,
+        /// Its position.
+        position: usize,
+        /// The encoding of the Max UUID (RFC 9562 §5.10).
+        max: &'static str,
+    },
+    /// A last character that sets bits after the 128th, which a canonical encoding leaves at
+    /// zero (RFC 4648 §3.5).
+    TrailingBits {
+        /// The character found.
+        found: char,
+        /// Its position.
+        position: usize,
+    },
+    /// A structural problem in one of the hexadecimal forms (a missing hyphen, brace or URN
+    /// prefix), as reported by [`crate::parse`].
+    Syntax(ParseReason),
+}
+
+/// What exactly was wrong with a TypeID or its prefix (see [`ErrorKind::TypeId`] and
+/// [`ErrorKind::TypeIdPrefix`]). Positions count characters from the start of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TypeIdReason {
+    /// A prefix longer than 63 characters.
+    PrefixLength(usize),
+    /// A prefix character other than a lowercase ASCII letter or `_`.
+    PrefixChar {
+        /// The character found.
+        found: char,
+        /// Its position.
+        position: usize,
+    },
+    /// A prefix that starts or ends with `_`.
+    PrefixUnderscore {
+        /// The underscore's position.
+        position: usize,
+    },
+    /// A `_` separator with nothing before it: without a prefix, a TypeID is the suffix alone.
+    EmptyPrefix,
+    /// A suffix that is not 26 lowercase Crockford base32 characters of at most 128 bits;
+    /// positions count from the start of the whole TypeID.
+    Suffix(DecodeReason),
+}
+
 impl Error {
     /// Wraps a kind.
     pub(crate) fn new(kind: ErrorKind) -> Self {
@@ -237,11 +330,80 @@ impl fmt::Display for ParseReason {
     }
 }
 
+impl fmt::Display for DecodeReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Length { expected, found } => {
+                write!(f, "expected {expected} characters, found {found}")
+            }
+            Self::Char {
+                found,
+                position,
+                expected,
+            } => write!(
+                f,
+                "invalid character {found:?} at position {position}: expected {expected}"
+            ),
+            Self::Overflow {
+                found,
+                position,
+                max,
+            } => write!(
+                f,
+                "{found:?} at position {position} makes the value exceed 2**128 - 1 \
+                 (the largest is {max:?})"
+            ),
+            Self::TrailingBits { found, position } => write!(
+                f,
+                "{found:?} at position {position} sets bits after the 128th, which must be zero"
+            ),
+            Self::Syntax(reason) => reason.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for TypeIdReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::PrefixLength(n) => write!(
+                f,
+                "the prefix has {n} characters: expected at most {}",
+                crate::typeid::MAX_PREFIX_LEN
+            ),
+            Self::PrefixChar { found, position } => write!(
+                f,
+                "invalid character {found:?} at position {position} in the prefix: \
+                 expected a lowercase ASCII letter or '_'"
+            ),
+            Self::PrefixUnderscore { position } => write!(
+                f,
+                "'_' at position {position}: the prefix must not start or end with '_'"
+            ),
+            Self::EmptyPrefix => f.write_str(
+                "'_' at position 0 with an empty prefix: without a prefix, a TypeID is the \
+                 26-character suffix alone",
+            ),
+            Self::Suffix(reason) => write!(f, "in the suffix, {reason}"),
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             ErrorKind::Parse { input, reason } => {
                 write!(f, "invalid UUID string {input:?}: {reason}")
+            }
+            ErrorKind::Decode {
+                input,
+                encoding,
+                reason,
+            } => write!(f, "invalid {} UUID {input:?}: {reason}", encoding.name()),
+            ErrorKind::TypeId { input, reason } => {
+                write!(f, "invalid TypeID {input:?}: {reason}")
+            }
+            ErrorKind::TypeIdPrefix { prefix, reason } => {
+                write!(f, "invalid TypeID prefix {prefix:?}: {reason}")
             }
             ErrorKind::FieldOutOfRange { field, value, bits } => write!(
                 f,

@@ -7,6 +7,8 @@
 //!   [`name`] (§5.3, §5.5, Appendix B.2), v4 (§5.4), v6 (§5.6), v7 (§5.7), v8 (§5.8),
 //!   Nil (§5.9) and Max (§5.10);
 //! - text forms in [`parse`] and [`format`](mod@format) (§4);
+//! - compact encodings by name in [`encoding`] (Crockford base32, ULID, base32hex, base58,
+//!   base62, base64url) and TypeIDs in [`typeid`];
 //! - time bases in [`time`] (§5.1, §5.7);
 //! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`],
 //!   a [`random::RandomSource`] and a [`fork::ForkSource`];
@@ -18,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod clock;
+pub mod encoding;
 mod error;
 pub mod fork;
 pub mod format;
@@ -29,7 +32,9 @@ pub mod name;
 pub mod parse;
 pub mod random;
 pub mod time;
+pub mod typeid;
 mod uuid;
 
+pub use error::{DecodeReason, TypeIdReason};
 pub use error::{Error, ErrorKind, External, ParseReason, Result};
 pub use uuid::{Uuid, Variant};
