@@ -74,6 +74,65 @@ fn encodings(c: &mut Criterion) {
     group.finish();
 }
 
+/// The core beside the `uuid` crate (a dev-dependency only), operation by operation, in the
+/// same run: each pair is a group with `uuidx` and `uuid` entries.
+fn versus_uuid_crate(c: &mut Criterion) {
+    let forms = [
+        ("parse_hyphenated", HYPHENATED.to_owned()),
+        ("parse_simple", SIMPLE.to_owned()),
+        ("parse_braced", format!("{{{HYPHENATED}}}")),
+        ("parse_urn", URN.to_owned()),
+    ];
+    for (name, text) in &forms {
+        let mut group = c.benchmark_group(format!("vs/{name}"));
+        group.bench_function("uuidx", |b| b.iter(|| parse::parse(black_box(text))));
+        group.bench_function("uuid", |b| {
+            b.iter(|| uuid::Uuid::parse_str(black_box(text)));
+        });
+        group.finish();
+    }
+    let value = parse::parse(HYPHENATED).unwrap();
+    let theirs = uuid::Uuid::from_u128(value.as_u128());
+    let mut group = c.benchmark_group("vs/format_hyphenated");
+    group.bench_function("uuidx", |b| {
+        b.iter(|| format::hyphenated(black_box(value), false));
+    });
+    group.bench_function("uuid", |b| {
+        let mut buf = [0u8; 36];
+        b.iter(|| {
+            black_box(black_box(theirs).hyphenated().encode_lower(&mut buf));
+        });
+    });
+    group.finish();
+    let mut group = c.benchmark_group("vs/v4");
+    group.bench_function("uuidx", |b| b.iter(layout::v4::new));
+    group.bench_function("uuid", |b| b.iter(uuid::Uuid::new_v4));
+    group.finish();
+    let node = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
+    let node_value = 0x9F6B_DECE_D846;
+    for (name, version) in [("v1", 1), ("v6", 6)] {
+        let mut group = c.benchmark_group(format!("vs/{name}"));
+        let ours = if version == 1 {
+            &uuidx_core::generator::GLOBAL_V1
+        } else {
+            &uuidx_core::generator::GLOBAL_V6
+        };
+        group.bench_function("uuidx", |b| {
+            b.iter(|| ours.generate_with(Some(node_value), None));
+        });
+        if version == 1 {
+            group.bench_function("uuid", |b| b.iter(|| uuid::Uuid::now_v1(black_box(&node))));
+        } else {
+            group.bench_function("uuid", |b| b.iter(|| uuid::Uuid::now_v6(black_box(&node))));
+        }
+        group.finish();
+    }
+    let mut group = c.benchmark_group("vs/v7");
+    group.bench_function("uuidx", |b| b.iter(|| GLOBAL_V7.generate()));
+    group.bench_function("uuid", |b| b.iter(uuid::Uuid::now_v7));
+    group.finish();
+}
+
 fn name_based(c: &mut Criterion) {
     let mut group = c.benchmark_group("name");
     let ns = name::NAMESPACE_DNS;
@@ -223,6 +282,7 @@ fn v7_contention(c: &mut Criterion) {
 criterion_group!(
     benches,
     parse_and_format,
+    versus_uuid_crate,
     encodings,
     name_based,
     random_and_time_based,

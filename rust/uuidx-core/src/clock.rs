@@ -32,8 +32,50 @@ pub struct SystemClock;
 impl Clock for SystemClock {
     #[inline]
     fn now_unix_ns(&self) -> Result<u64> {
-        unix_ns(SystemTime::now())
+        realtime_ns()
     }
+}
+
+/// `CLOCK_REALTIME` read directly (a vDSO call on Linux): `SystemTime::now()` reads the same
+/// clock and then normalises a `Timespec` it would only convert back.
+#[cfg(unix)]
+#[inline]
+fn realtime_ns() -> Result<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_REALTIME always exists.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &raw mut ts) };
+    if rc != 0 {
+        return unix_ns(SystemTime::now());
+    }
+    // i64 on 64-bit targets, narrower on some 32-bit ones.
+    #[allow(clippy::useless_conversion)]
+    let (sec, nsec) = (i64::from(ts.tv_sec), i64::from(ts.tv_nsec));
+    from_timespec(sec, nsec)
+}
+
+#[cfg(not(unix))]
+#[inline]
+fn realtime_ns() -> Result<u64> {
+    unix_ns(SystemTime::now())
+}
+
+/// Nanoseconds since 1970 of a `timespec` (seconds, and nanoseconds from 0 to 999 999 999).
+#[inline]
+fn from_timespec(sec: i64, nsec: i64) -> Result<u64> {
+    let ns = i128::from(sec) * 1_000_000_000 + i128::from(nsec);
+    u64::try_from(ns).or_else(|_| {
+        if ns < 0 {
+            Err(Error::clock_before_epoch(
+                u64::try_from(-ns).unwrap_or(u64::MAX),
+            ))
+        } else {
+            // Past the year 2554: saturate, as the layouts report their own range errors.
+            Ok(u64::MAX)
+        }
+    })
 }
 
 /// Nanoseconds since the Unix epoch of `t`.
@@ -133,6 +175,27 @@ mod tests {
     #[test]
     fn system_clock_is_after_2020() {
         assert!(SystemClock.now_unix_ns().unwrap() > 1_577_836_800_000_000_000);
+    }
+
+    #[test]
+    fn timespecs_convert_both_sides_of_the_epoch() {
+        assert_eq!(from_timespec(1, 5).unwrap(), 1_000_000_005);
+        assert_eq!(from_timespec(0, 0).unwrap(), 0);
+        let before = from_timespec(-2, 500_000_000).unwrap_err();
+        assert_eq!(
+            before.kind(),
+            &ErrorKind::ClockBeforeEpoch {
+                before_ns: 1_500_000_000
+            }
+        );
+        assert_eq!(from_timespec(i64::MAX, 0).unwrap(), u64::MAX);
+        // The direct read agrees with the standard library's.
+        let std_ns = unix_ns(SystemTime::now()).unwrap();
+        let ours = realtime_ns().unwrap();
+        assert!(
+            ours >= std_ns && ours - std_ns < 1_000_000_000,
+            "{std_ns} {ours}"
+        );
     }
 
     #[test]

@@ -5,9 +5,6 @@
 use crate::Uuid;
 use core::fmt;
 
-const LOWER: &[u8; 16] = b"0123456789abcdef";
-const UPPER: &[u8; 16] = b"0123456789ABCDEF";
-
 /// A text form of a UUID.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
@@ -53,14 +50,41 @@ impl Format {
     }
 }
 
-/// Writes the 32 hex digits of `uuid` into `out`.
+/// A byte of value `b` in each of the 16 bytes of a `u128`.
+const fn splat(b: u8) -> u128 {
+    u128::from_ne_bytes([b; 16])
+}
+
+/// The 16 hex digits of `x`, most significant first, computed in one 128-bit register
+/// (SWAR): each nibble is spread to a byte of its own, then turned into ASCII with a per-byte
+/// comparison instead of a table lookup per nibble.
 #[inline]
-fn hex_into(uuid: Uuid, alphabet: &[u8; 16], out: &mut [u8; 32]) {
-    let bytes = uuid.to_bytes();
-    for (i, b) in bytes.iter().enumerate() {
-        out[2 * i] = alphabet[(b >> 4) as usize];
-        out[2 * i + 1] = alphabet[(b & 0xF) as usize];
-    }
+fn hex16(x: u64, upper: bool) -> [u8; 16] {
+    let mut v = u128::from(x);
+    v = ((v << 32) | v) & 0x0000_0000_FFFF_FFFF_0000_0000_FFFF_FFFF;
+    v = ((v << 16) | v) & 0x0000_FFFF_0000_FFFF_0000_FFFF_0000_FFFF;
+    v = ((v << 8) | v) & 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
+    v = ((v << 4) | v) & splat(0x0F);
+    // Byte k now holds nibble k (from the least significant). A nibble of 10 or more sets bit 7
+    // of its byte once 0x76 is added (no byte carries: 15 + 0x76 < 0x100).
+    let letters = ((v + splat(0x76)) >> 7) & splat(0x01);
+    let gap = if upper {
+        b'A' - b'9' - 1
+    } else {
+        b'a' - b'9' - 1
+    };
+    let ascii = v + splat(b'0') + letters * u128::from(gap);
+    ascii.to_be_bytes()
+}
+
+/// The 32 hex digits of `uuid`, most significant first.
+#[inline]
+fn hex32(uuid: Uuid, upper: bool) -> [u8; 32] {
+    let value = uuid.as_u128();
+    let mut out = [0u8; 32];
+    out[..16].copy_from_slice(&hex16((value >> 64) as u64, upper));
+    out[16..].copy_from_slice(&hex16(value as u64, upper));
+    out
 }
 
 /// The 36-byte hyphenated form, lower case unless `upper`.
@@ -72,8 +96,7 @@ fn hex_into(uuid: Uuid, alphabet: &[u8; 16], out: &mut [u8; 32]) {
 /// ```
 #[inline]
 pub fn hyphenated(uuid: Uuid, upper: bool) -> [u8; 36] {
-    let mut digits = [0u8; 32];
-    hex_into(uuid, if upper { UPPER } else { LOWER }, &mut digits);
+    let digits = hex32(uuid, upper);
     let mut out = [b'-'; 36];
     out[0..8].copy_from_slice(&digits[0..8]);
     out[9..13].copy_from_slice(&digits[8..12]);
@@ -86,9 +109,7 @@ pub fn hyphenated(uuid: Uuid, upper: bool) -> [u8; 36] {
 /// The 32 hex digits, lower case unless `upper`.
 #[inline]
 pub fn simple(uuid: Uuid, upper: bool) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    hex_into(uuid, if upper { UPPER } else { LOWER }, &mut out);
-    out
+    hex32(uuid, upper)
 }
 
 /// `uuid` in `format` and case, as a `String`.
@@ -148,5 +169,22 @@ mod tests {
             assert_eq!(Format::from_name(f.name()).unwrap(), f);
         }
         assert!(Format::from_name("HYPHENATED").is_err());
+    }
+
+    #[test]
+    fn swar_hex_matches_the_standard_library_on_every_nibble_position() {
+        // Each nibble value in each position, and the edges.
+        let mut values = vec![0u128, u128::MAX, 0x0123_4567_89AB_CDEF_FEDC_BA98_7654_3210];
+        for position in 0..32 {
+            for nibble in 0..16u128 {
+                values.push(nibble << (4 * position));
+                values.push(u128::MAX ^ (nibble << (4 * position)));
+            }
+        }
+        for v in values {
+            let u = Uuid::from_u128(v);
+            assert_eq!(simple(u, false), format!("{v:032x}").as_bytes(), "{v:x}");
+            assert_eq!(simple(u, true), format!("{v:032X}").as_bytes(), "{v:x}");
+        }
     }
 }

@@ -136,6 +136,100 @@ fn parse_error(input: &str, reason: ParseReason) -> Error {
 
 #[inline]
 fn parse_bytes(s: &[u8]) -> core::result::Result<Uuid, ParseReason> {
+    match fast(s) {
+        Some(u) => Ok(u),
+        None => reason(s),
+    }
+}
+
+/// A byte of value `b` in each of the 16 bytes of a `u128`.
+const fn splat(b: u8) -> u128 {
+    u128::from_ne_bytes([b; 16])
+}
+
+/// The value of 16 hex digits (either case), most significant first, or `None` if any byte is
+/// not a hex digit: checked and converted in one 128-bit register (SWAR) rather than one table
+/// lookup and one branch per character.
+#[inline]
+fn hex16(chunk: &[u8; 16]) -> Option<u64> {
+    const HIGH: u128 = splat(0x80);
+    let x = u128::from_le_bytes(*chunk);
+    // For bytes below 0x80, adding 0x80 - c sets bit 7 exactly when the byte is c or more,
+    // without a carry into the next byte (a byte of 0x80 or more fails below whatever the
+    // sums give, so they may wrap).
+    let at_least = |v: u128, c: u8| v.wrapping_add(splat(0x80 - c)) & HIGH;
+    let digit = at_least(x, b'0') & !at_least(x, b'9' + 1);
+    let lower = x | splat(0x20);
+    let letter = at_least(lower, b'a') & !at_least(lower, b'f' + 1);
+    if x & HIGH != 0 || digit | letter != HIGH {
+        return None;
+    }
+    // A digit's value is its low nibble, plus 9 for a letter (bit 6 set).
+    let nibbles = (x & splat(0x0F)) + ((x >> 6) & splat(0x01)) * 9;
+    // Characters 2j and 2j + 1 make byte j: (first << 4) | second, in the low byte of lane j.
+    let mask16 = 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
+    let mut v = ((nibbles & mask16) << 4) | ((nibbles >> 8) & mask16);
+    v = (v | (v >> 8)) & 0x0000_FFFF_0000_FFFF_0000_FFFF_0000_FFFF;
+    v = (v | (v >> 16)) & 0x0000_0000_FFFF_FFFF_0000_0000_FFFF_FFFF;
+    v = (v | (v >> 32)) & 0xFFFF_FFFF_FFFF_FFFF;
+    // Byte 0 holds the first two characters: the most significant byte.
+    Some((v as u64).swap_bytes())
+}
+
+/// The UUID of 32 hex digits.
+#[inline]
+fn hex32(digits: &[u8; 32]) -> Option<Uuid> {
+    let (hi, lo) = digits.split_at(16);
+    let hi = hex16(hi.try_into().ok()?)?;
+    let lo = hex16(lo.try_into().ok()?)?;
+    Some(Uuid::from_u128((u128::from(hi) << 64) | u128::from(lo)))
+}
+
+/// The UUID of the 36-character hyphenated form.
+#[inline]
+fn hyphenated_fast(s: &[u8]) -> Option<Uuid> {
+    let s: &[u8; 36] = s.try_into().ok()?;
+    if (s[8] ^ b'-') | (s[13] ^ b'-') | (s[18] ^ b'-') | (s[23] ^ b'-') != 0 {
+        return None;
+    }
+    let mut digits = [0u8; 32];
+    digits[0..8].copy_from_slice(&s[0..8]);
+    digits[8..12].copy_from_slice(&s[9..13]);
+    digits[12..16].copy_from_slice(&s[14..18]);
+    digits[16..20].copy_from_slice(&s[19..23]);
+    digits[20..32].copy_from_slice(&s[24..36]);
+    hex32(&digits)
+}
+
+/// `true` for `urn:uuid:` in any case (letters only: the colons are exact).
+#[inline]
+fn urn_prefix(s: &[u8]) -> bool {
+    let mut head = [0u8; 8];
+    head.copy_from_slice(&s[..8]);
+    // ORing 0x20 into the letter positions folds upper case onto lower case; a byte that is
+    // not a letter cannot fold onto one of these letters.
+    let folded =
+        u64::from_le_bytes(head) | u64::from_le_bytes(*b"\x20\x20\x20\x00\x20\x20\x20\x20");
+    folded == u64::from_le_bytes(*b"urn:uuid") && s[8] == b':'
+}
+
+/// The fast path: the accepted forms, or `None` for anything else (the slow path then finds
+/// the first problem).
+#[inline]
+fn fast(s: &[u8]) -> Option<Uuid> {
+    match s.len() {
+        32 => hex32(s.try_into().ok()?),
+        36 => hyphenated_fast(s),
+        38 if s[0] == b'{' && s[37] == b'}' => hyphenated_fast(&s[1..37]),
+        45 if urn_prefix(s) => hyphenated_fast(&s[9..]),
+        _ => None,
+    }
+}
+
+/// The first problem of an input the fast path rejected, found character by character.
+#[cold]
+#[inline(never)]
+fn reason(s: &[u8]) -> core::result::Result<Uuid, ParseReason> {
     match s.len() {
         36 => hyphenated(s, 0),
         32 => simple(s),
@@ -235,6 +329,57 @@ mod tests {
         for form in &forms {
             assert_eq!(parse(form).unwrap().as_u128(), VALUE, "{form}");
             assert_eq!(parse_ascii(form.as_bytes()).unwrap().as_u128(), VALUE);
+        }
+    }
+
+    #[test]
+    fn every_byte_in_every_position() {
+        // The SWAR fast path against the definition: a byte is accepted where a hex digit
+        // belongs exactly when it is one, and then has its value.
+        let base = *b"0123456789abcdefABCDEF0123456789";
+        for position in 0..32 {
+            for byte in 0..=255u8 {
+                let mut text = base;
+                text[position] = byte;
+                let got = parse_ascii(&text).ok().map(Uuid::as_u128);
+                let expected = (byte as char).to_digit(16).map(|_| {
+                    u128::from_str_radix(core::str::from_utf8(&text).unwrap(), 16).unwrap()
+                });
+                assert_eq!(got, expected, "byte {byte:#04x} at {position}");
+            }
+        }
+        let hyphenated = *b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+        for position in 0..36 {
+            for byte in 0..=255u8 {
+                let mut text = hyphenated;
+                text[position] = byte;
+                let ok = parse_ascii(&text).is_ok();
+                let hyphen_slot = [8, 13, 18, 23].contains(&position);
+                let expected = if hyphen_slot {
+                    byte == b'-'
+                } else {
+                    byte.is_ascii_hexdigit()
+                };
+                assert_eq!(ok, expected, "byte {byte:#04x} at {position}");
+            }
+        }
+    }
+
+    #[test]
+    fn urn_prefix_folds_letters_only() {
+        let tail = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+        for prefix in ["urn:uuid:", "URN:UUID:", "uRn:UuId:"] {
+            assert!(parse(&format!("{prefix}{tail}")).is_ok(), "{prefix}");
+        }
+        // 0x1A | 0x20 is ':', and '\x15' | 0x20 is '5': neither may pass for a colon or letter.
+        for prefix in [
+            "urn\u{1a}uuid:",
+            "urn:uuid\u{1a}",
+            "\u{15}rn:uuid:",
+            "urn:uuie:",
+            "urn_uuid:",
+        ] {
+            assert!(parse(&format!("{prefix}{tail}")).is_err(), "{prefix:?}");
         }
     }
 
