@@ -442,6 +442,21 @@ def test_the_fast_path_is_on_unless_forced_off() -> None:
     assert uuidx._core._uses_slot_stores() is expected
 
 
+def test_ints_go_through_digits_where_the_layout_is_known() -> None:
+    forced = os.environ.get("UUIDX_FORCE_FALLBACK", "") not in ("", "0")
+    expected = (
+        sys.implementation.name == "cpython" and sys.version_info < (3, 14) and not forced
+    )
+    assert uuidx._core._uses_int_digits() is expected
+
+
+def test_instances_come_from_gc_new_on_gil_builds() -> None:
+    forced = os.environ.get("UUIDX_FORCE_FALLBACK", "") not in ("", "0")
+    free_threaded = bool(getattr(sys, "_is_gil_enabled", lambda: True)() is False)
+    expected = sys.implementation.name == "cpython" and not forced and not free_threaded
+    assert uuidx._core._uses_gc_new() is expected
+
+
 @pytest.mark.parametrize("setting", ["1", "yes", "0", ""])
 def test_the_fallback_switch_is_read_at_import(setting: str) -> None:
     env = dict(os.environ, UUIDX_FORCE_FALLBACK=setting)

@@ -14,10 +14,8 @@ constructors and decomposition for every version), :func:`uuid8_name` (name-base
 
 from __future__ import annotations
 
-import datetime as _dt
 import os as _os
 import uuid as _uuid
-from typing import Optional, Union
 from uuid import (
     NAMESPACE_DNS,
     NAMESPACE_OID,
@@ -32,7 +30,7 @@ from uuid import (
     getnode,
 )
 
-from . import _core, layout
+from . import _core
 from ._core import (
     ClockError,
     ClockRollbackError,
@@ -125,7 +123,25 @@ NIL: UUID = getattr(_uuid, "NIL", None) or UUID(int=0)
 #: The Max UUID, all 128 bits one (RFC 9562 §5.10); the stdlib's own object on 3.14+.
 MAX: UUID = getattr(_uuid, "MAX", None) or UUID(int=(1 << 128) - 1)
 
-_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+# Imported only by type checkers, or on first use: `import uuidx` costs little more than
+# `import uuid` (datetime, typing and the layout module's named tuples load when needed).
+# mypy treats any name TYPE_CHECKING as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+    from typing import Optional, Union
+
+    from . import layout, testing
+
+    Instant = Union[_dt.datetime, int]
+    """An aware ``datetime`` or an int of nanoseconds since the Unix epoch."""
+
+
+def _epoch() -> _dt.datetime:
+    """1970-01-01T00:00:00Z (``datetime`` is imported on first use)."""
+    import datetime
+
+    return datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 
 
 def main() -> None:
@@ -152,27 +168,27 @@ def to_datetime(u: UUID) -> _dt.datetime:
         TypeError: ``u`` is not a ``uuid.UUID``.
         ValueError: ``u`` carries no timestamp, or one outside ``datetime``'s years 1 to 9999.
     """
+    import datetime
+
     ns = timestamp_ns(u)
     try:
-        return _EPOCH + _dt.timedelta(microseconds=ns // 1000)
+        return _epoch() + datetime.timedelta(microseconds=ns // 1000)
     except OverflowError:
         raise ValueError(
             f"the timestamp of UUID {u} ({ns} ns since 1970) is outside datetime's range"
         ) from None
 
 
-Instant = Union[_dt.datetime, int]
-"""An aware ``datetime`` or an int of nanoseconds since the Unix epoch."""
-
-
 def _unix_ns(t: Instant) -> int:
-    if isinstance(t, _dt.datetime):
+    import datetime
+
+    if isinstance(t, datetime.datetime):
         if t.tzinfo is None or t.utcoffset() is None:
             raise ValueError(
                 f"naive datetime {_core._short_repr(t)}: "
                 "give a tzinfo (datetime.timezone.utc for UTC)"
             )
-        delta = t - _EPOCH
+        delta = t - _epoch()
         return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
     if isinstance(t, int) and not isinstance(t, bool):
         return t
@@ -240,11 +256,17 @@ def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, U
 
 
 def __getattr__(name: str) -> object:
-    """Submodules loaded on first use: ``uuidx.testing``."""
-    if name == "testing":
+    """What loads on first use: the submodules ``uuidx.layout`` and ``uuidx.testing``, and the
+    type alias ``Instant``."""
+    if name in ("layout", "testing"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "Instant":
+        import datetime
+        from typing import Union
+
+        return Union[datetime.datetime, int]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

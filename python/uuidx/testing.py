@@ -34,7 +34,11 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator, Optional, Union
 
-from . import Instant, _core, _unix_ns
+from . import _core, _unix_ns
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Instant
 
 __all__ = ["DEFAULT_START_NS", "Seed", "deterministic"]
 

@@ -26,19 +26,19 @@ fn hyphenated(py: Python<'_>, u: Uuid) -> PyResult<Bound<'_, PyString>> {
 
 /// The canonical string of ``u`` (``str(u)``, RFC 9562 §4), computed in Rust.
 #[pyfunction]
-fn to_str<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+pub(crate) fn to_str<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
     hyphenated(u.py(), crate::convert::uuid_value(u, "u")?)
 }
 
 /// ``str(uuid4())`` without making the ``UUID`` object.
 #[pyfunction]
-fn uuid4_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
+pub(crate) fn uuid4_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
     hyphenated(py, generator::uuid4())
 }
 
 /// ``str(uuid7())`` without making the ``UUID`` object; part of the same monotonic sequence.
 #[pyfunction]
-fn uuid7_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
+pub(crate) fn uuid7_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
     hyphenated(py, generator::uuid7().py_err()?)
 }
 
@@ -129,9 +129,6 @@ fn uuid7_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'p
 
 /// Adds the fast paths to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(to_str, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid4_str, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid7_str, m)?)?;
     m.add_function(wrap_pyfunction!(uuid4_many, m)?)?;
     m.add_function(wrap_pyfunction!(uuid7_many, m)?)?;
     m.add_function(wrap_pyfunction!(uuid4_str_many, m)?)?;

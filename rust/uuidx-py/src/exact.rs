@@ -19,13 +19,26 @@
 //!    comparison of `Py_TYPE`). `isinstance` is not enough: it trusts `__class__`, which any
 //!    object can fake while having another layout, and a subclass may override `int` or
 //!    `bytes`, which the stdlib would then use. Every other object goes through its public
-//!    attributes, in safe code (`convert.rs`).
+//!    attributes, in safe code (`convert.rs`);
+//! 7. where the type's `tp_alloc` is `PyType_GenericAlloc` (on GIL builds), an instance may be
+//!    allocated with `PyObject_GC_New` and its body cleared by hand, which is what
+//!    `PyType_GenericAlloc` does before it tracks the object (see [`new_uuid`]).
 //!
 //! If invariant 1 does not hold (a future Python that reimplements `uuid.UUID`), on an
 //! interpreter other than CPython, or when the environment variable `UUIDX_FORCE_FALLBACK` is
 //! set to a non-empty value other than `0` when uuidx is imported (the test suite runs once
 //! that way), the module falls back to calling `uuid.UUID(int=value)` and reading `.int`, so
 //! behaviour is kept and only speed is lost.
+//!
+//! The `int` values themselves are built and read through their 30-bit digits on CPython 3.9 to
+//! 3.13 (see [`digits`]), where the only public routes go through byte arrays and cost more
+//! than the rest of a call; pyo3 uses CPython 3.14's digit API (PEP 757) there. The layout is
+//! verified at import against ints made and read by CPython itself.
+//!
+//! Objects built here are untracked by the cycle collector (`PyObject_GC_UnTrack`): a UUID holds
+//! an int and an enum member and cannot be part of a reference cycle unless someone stores a
+//! container into its slots with `object.__setattr__`. Tracking them made every list of UUIDs
+//! cost a collector pass per 700 allocations.
 //!
 //! On free-threaded builds another thread may rebind a UUID's `int` slot (with
 //! `object.__setattr__`) and free the old value between a raw read and its incref. There, and
@@ -66,6 +79,21 @@ pub struct UuidType {
     unknown: Py<PyAny>,
     /// Byte offsets of the `int` and `is_safe` slots, or `None` to use the fallback.
     slots: Option<(isize, isize)>,
+    /// `true` when ints are built and read through their digits ([`digits`]).
+    digits: bool,
+    /// How instances can be allocated with `PyObject_GC_New` (see [`new_uuid`]), `None` to go
+    /// through the type's `tp_alloc`.
+    gc_new: Option<Body>,
+}
+
+/// The body of an instance after its header, for `PyObject_GC_New`: either exactly the `int`,
+/// `is_safe` and `__weakref__` slots, or some other layout to zero in full.
+#[derive(Clone, Copy, Debug)]
+enum Body {
+    /// The body is three object slots; the third, the weak reference list, is at this offset.
+    ThreeSlots { weaklist: isize },
+    /// Any other fixed size: `tp_basicsize`.
+    Zeroed { basicsize: usize },
 }
 
 static UUID_TYPE: PyOnceLock<UuidType> = PyOnceLock::new();
@@ -94,17 +122,71 @@ impl UuidType {
         } else {
             None
         };
+        let digits = slots.is_some() && digits::verified(py);
+        let gc_new = slots.and_then(|(int, safe)| gc_new_body(&ty, int, safe));
         Ok(Self {
             ty: ty.unbind(),
             unknown,
             slots,
+            digits,
+            gc_new,
         })
+    }
+
+    /// `true` when ints are built and read through their 30-bit digits.
+    pub fn uses_digits(&self) -> bool {
+        self.digits
+    }
+
+    /// `true` when instances are allocated with `PyObject_GC_New` (invariant 7).
+    pub fn uses_gc_new(&self) -> bool {
+        self.gc_new.is_some()
     }
 
     /// `true` when UUIDs are built by slot stores rather than by calling the class.
     pub fn uses_slots(&self) -> bool {
         self.slots.is_some()
     }
+}
+
+/// How instances of `ty` may be allocated with `PyObject_GC_New` instead of `tp_alloc`
+/// (invariant 7 of [`new_uuid`]): `tp_alloc` is `PyType_GenericAlloc`, the type is a
+/// fixed-size GC type, and the build is not free-threaded (there, `tp_alloc` is kept).
+fn gc_new_body(ty: &Bound<'_, PyType>, int: isize, safe: isize) -> Option<Body> {
+    if cfg!(Py_GIL_DISABLED) {
+        return None;
+    }
+    // SAFETY: reading fields of a live type object.
+    let (generic, itemsize, basicsize, weaklist, gc) = unsafe {
+        let tp = ty.as_type_ptr();
+        (
+            // A false "different" (two addresses for one function) only costs speed.
+            (*tp).tp_alloc.is_some_and(|alloc| {
+                core::ptr::fn_addr_eq(alloc, ffi::PyType_GenericAlloc as ffi::allocfunc)
+            }),
+            (*tp).tp_itemsize,
+            (*tp).tp_basicsize,
+            (*tp).tp_weaklistoffset,
+            ffi::PyType_IS_GC(tp) != 0,
+        )
+    };
+    let header = isize::try_from(core::mem::size_of::<ffi::PyObject>()).ok()?;
+    let pointer = isize::try_from(core::mem::size_of::<*mut ffi::PyObject>()).ok()?;
+    if !(generic && itemsize == 0 && gc && basicsize >= header) {
+        return None;
+    }
+    // The three slots in some order, right after the header, and nothing else.
+    let mut offsets = [int, safe, weaklist];
+    offsets.sort_unstable();
+    let three = basicsize == header + 3 * pointer
+        && offsets == [header, header + pointer, header + 2 * pointer];
+    Some(if three {
+        Body::ThreeSlots { weaklist }
+    } else {
+        Body::Zeroed {
+            basicsize: usize::try_from(basicsize).ok()?,
+        }
+    })
 }
 
 /// The offset of the slot `name` of `ty`, if it is a plain object slot inside the instance.
@@ -152,19 +234,48 @@ unsafe fn slot(obj: *mut ffi::PyObject, offset: isize) -> *mut *mut ffi::PyObjec
 #[inline]
 pub fn new_uuid(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
     let t = UuidType::get(py)?;
-    let int = value.into_pyobject(py)?;
     let Some((int_offset, safe_offset)) = t.slots else {
         let kwargs = PyDict::new(py);
-        kwargs.set_item("int", int)?;
+        kwargs.set_item("int", value)?;
         return t.ty.bind(py).call((), Some(&kwargs));
     };
+    let int = new_int(py, t, value)?;
     // SAFETY: invariants 1-3 of the module documentation, checked by `UuidType::load`.
-    // `tp_alloc` returns a zeroed instance owned by us, or NULL with an exception set. The two
-    // stores move one strong reference each into slots that are NULL and inside the object.
+    // Invariant 7: when `gc_new` is known, `tp_alloc` is `PyType_GenericAlloc`, which is
+    // `PyObject_GC_New` (the header, the GC link, the type's reference), a zeroed body and GC
+    // tracking; here the body is cleared (when it is exactly the int, is_safe and weak
+    // reference slots, checked at import, the first two are stored below and the third is
+    // set to NULL; otherwise it is zeroed in full), and the object is left untracked (see the
+    // module documentation), which is what the untracking below does otherwise. The
+    // instance is freed by the type's own `tp_dealloc`/`tp_free` (`subtype_dealloc`, then
+    // `PyObject_GC_Del`), which match this allocation. Either way the result is a zeroed
+    // instance owned by us, or NULL with an exception set; the two stores then move one strong
+    // reference each into slots that are NULL and inside the object.
     unsafe {
         let tp = t.ty.as_ptr().cast::<ffi::PyTypeObject>();
-        let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
-        let obj = alloc(tp, 0);
+        let obj = if let Some(body) = t.gc_new {
+            let obj = ffi::PyObject_GC_New::<ffi::PyObject>(tp);
+            if !obj.is_null() {
+                match body {
+                    // The int and is_safe slots are stored below; the third is cleared.
+                    Body::ThreeSlots { weaklist } => *slot(obj, weaklist) = core::ptr::null_mut(),
+                    Body::Zeroed { basicsize } => {
+                        let header = core::mem::size_of::<ffi::PyObject>();
+                        obj.cast::<u8>()
+                            .add(header)
+                            .write_bytes(0, basicsize - header);
+                    }
+                }
+            }
+            obj
+        } else {
+            let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+            let obj = alloc(tp, 0);
+            if !obj.is_null() && ffi::PyType_IS_GC(tp) != 0 {
+                ffi::PyObject_GC_UnTrack(obj.cast());
+            }
+            obj
+        };
         if obj.is_null() {
             return Err(PyErr::fetch(py));
         }
@@ -172,6 +283,18 @@ pub fn new_uuid(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
         *slot(obj, safe_offset) = t.unknown.clone_ref(py).into_ptr();
         Ok(Bound::from_owned_ptr(py, obj))
     }
+}
+
+/// A new `int` holding `value`: through its digits when [`digits`] is verified, else pyo3's
+/// conversion.
+#[inline]
+fn new_int<'py>(py: Python<'py>, t: &UuidType, value: u128) -> PyResult<Bound<'py, PyAny>> {
+    if t.digits {
+        if let Some(int) = digits::new_int(py, value) {
+            return int;
+        }
+    }
+    Ok(value.into_pyobject(py)?.into_any())
 }
 
 /// The `int` of an object whose type is exactly `uuid.UUID`, read from its slot; `None` for
@@ -233,10 +356,197 @@ fn read_int_slot<'py>(
 fn exact_int_value(int: &Bound<'_, PyAny>) -> Option<u128> {
     // SAFETY: a type check on a live object.
     let exact = unsafe { ffi::PyLong_CheckExact(int.as_ptr()) } != 0;
-    if exact {
-        int.extract::<u128>().ok()
-    } else {
+    if !exact {
+        return None;
+    }
+    let t = UUID_TYPE.get(int.py())?;
+    if t.digits {
+        match digits::read_int(int) {
+            Read::Value(value) => return Some(value),
+            Read::OutOfRange => return None,
+            Read::Unknown => {}
+        }
+    }
+    int.extract::<u128>().ok()
+}
+
+/// What [`digits::read_int`] found.
+#[derive(Debug, PartialEq, Eq)]
+enum Read {
+    /// An int from 0 to 2**128 - 1.
+    Value(u128),
+    /// A negative int, or one of 2**128 or more.
+    OutOfRange,
+    /// Not read: the layout is not the verified one (CPython 3.14+, other interpreters;
+    /// never built on 3.9 to 3.13).
+    #[allow(dead_code)]
+    Unknown,
+}
+
+/// Building and reading `int`s through their 30-bit digits, on CPython 3.9 to 3.13.
+///
+/// Invariants, verified by [`verified`] at import (against ints CPython made and read), and
+/// tested in `tests/test_exact.py`:
+/// 1. `sys.int_info` reports 30-bit digits stored in 4 bytes;
+/// 2. an int's digits start right after the object header and one word (`ob_size` up to
+///    3.11, `lv_tag` in 3.12 and 3.13), least significant first;
+/// 3. that word holds the signed digit count (3.9 to 3.11) or `count << 3 | sign` with sign 0
+///    positive, 1 zero, 2 negative (3.12, 3.13);
+/// 4. `_PyLong_New(n)` returns a positive int of `n` digits, digits unset, or NULL with an
+///    exception set; filling all `n` digits with the top one non-zero makes a normalised int.
+#[cfg(all(not(Py_3_14), not(any(PyPy, GraalPy)), not(Py_LIMITED_API)))]
+mod digits {
+    use super::{ffi, Bound, PyAny, PyErr, PyResult, Python, Read};
+    use pyo3::prelude::*;
+
+    extern "C" {
+        fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+    }
+
+    const BITS: u32 = 30;
+    /// Digits after the header and one word (invariant 2).
+    const DIGITS_AT: usize = core::mem::size_of::<ffi::PyObject>() + core::mem::size_of::<usize>();
+
+    /// A new int of `value`, or `None` to let pyo3 make it (values below 2**64, which
+    /// `PyLong_FromUnsignedLongLong` makes fast and which may come from the small-int cache).
+    #[inline]
+    pub(super) fn new_int(py: Python<'_>, value: u128) -> Option<PyResult<Bound<'_, PyAny>>> {
+        if value >> 64 == 0 {
+            return None;
+        }
+        // 3 to 5 digits: values here have 65 to 128 bits. The digits of each 64-bit half are
+        // cut with 64-bit shifts (a 128-bit shift by a variable costs a branch each).
+        let (lo, hi) = (value as u64, (value >> 64) as u64);
+        let mask = (1u64 << BITS) - 1;
+        let digits = [
+            lo & mask,
+            (lo >> 30) & mask,
+            ((lo >> 60) | (hi << 4)) & mask,
+            (hi >> 26) & mask,
+            hi >> 56,
+        ];
+        let count: u8 = if digits[4] != 0 {
+            5
+        } else if digits[3] != 0 {
+            4
+        } else {
+            3
+        };
+        // SAFETY: invariant 4: a fresh int of `count` digits owned by us; all `count` digits
+        // are written (the last one non-zero: `count` stops at the highest non-zero digit, and
+        // the third is non-zero since `hi` is) before the object is handed out. The digits lie
+        // inside the allocation `_PyLong_New` sized, at an offset (24 on 64-bit builds) that
+        // keeps the 4-byte digits aligned in an object that is itself pointer-aligned.
+        #[allow(clippy::cast_ptr_alignment)]
+        unsafe {
+            let obj = _PyLong_New(ffi::Py_ssize_t::from(count));
+            if obj.is_null() {
+                return Some(Err(PyErr::fetch(py)));
+            }
+            let out = obj.cast::<u8>().add(DIGITS_AT).cast::<u32>();
+            for (i, &digit) in digits.iter().take(usize::from(count)).enumerate() {
+                *out.add(i) = digit as u32;
+            }
+            Some(Ok(Bound::from_owned_ptr(py, obj)))
+        }
+    }
+
+    /// The value of the exact `int` `obj` (checked by the caller).
+    #[inline]
+    pub(super) fn read_int(obj: &Bound<'_, PyAny>) -> Read {
+        // SAFETY: `obj` is an exact int (checked by the caller) of the verified layout
+        // (invariants 2 and 3); its digit count is read from its header and only that many
+        // digits are read, all inside the object and 4-byte aligned (see `new_int`).
+        #[allow(clippy::cast_ptr_alignment)]
+        unsafe {
+            let base = obj.as_ptr().cast::<u8>();
+            let word = *base
+                .add(core::mem::size_of::<ffi::PyObject>())
+                .cast::<isize>();
+            #[cfg(Py_3_12)]
+            let (count, negative) = (word.unsigned_abs() >> 3, word & 3 == 2);
+            #[cfg(not(Py_3_12))]
+            let (count, negative) = (word.unsigned_abs(), word < 0);
+            if negative || count > 5 {
+                return Read::OutOfRange;
+            }
+            let digits = base.add(DIGITS_AT).cast::<u32>();
+            let mut value = 0u128;
+            for i in 0..count {
+                value |= u128::from(*digits.add(i)) << (BITS as usize * i);
+            }
+            if count < 5 || *digits.add(4) >> 8 == 0 {
+                Read::Value(value)
+            } else {
+                Read::OutOfRange
+            }
+        }
+    }
+
+    /// `true` when invariants 1 to 4 hold in this interpreter: ints made here equal CPython's,
+    /// and ints CPython made read back to their values.
+    pub(super) fn verified(py: Python<'_>) -> bool {
+        let layout_ok = py
+            .import("sys")
+            .and_then(|sys| sys.getattr("int_info"))
+            .and_then(|info| {
+                Ok((
+                    info.getattr("bits_per_digit")?.extract::<u32>()?,
+                    info.getattr("sizeof_digit")?.extract::<usize>()?,
+                ))
+            })
+            .is_ok_and(|(bits, size)| bits == BITS && size == 4);
+        layout_ok && SAMPLES.iter().all(|&v| agrees(py, v).unwrap_or(false))
+    }
+
+    /// Values across every digit count, their edges included.
+    pub(super) const SAMPLES: [u128; 12] = [
+        0,
+        1,
+        (1 << 30) - 1,
+        1 << 30,
+        u64::MAX as u128,
+        1 << 64,
+        (1 << 90) - 1,
+        1 << 90,
+        (1 << 120) | 0x3039,
+        0x0123_4567_89AB_CDEF_FEDC_BA98_7654_3210,
+        (1 << 127) + 7,
+        u128::MAX,
+    ];
+
+    fn agrees(py: Python<'_>, value: u128) -> PyResult<bool> {
+        // CPython's own int, made from the decimal text of the value.
+        let theirs = py
+            .get_type::<pyo3::types::PyInt>()
+            .call1((value.to_string(),))?;
+        let read_back = read_int(&theirs) == Read::Value(value);
+        let ours = match new_int(py, value) {
+            Some(int) => int?,
+            None => return Ok(read_back),
+        };
+        Ok(read_back
+            && ours.eq(&theirs)?
+            && ours.hash()? == theirs.hash()?
+            && ours.str()?.to_string() == value.to_string())
+    }
+}
+
+/// Without the 3.9-3.13 digit layout (CPython 3.14+, other interpreters): never used.
+#[cfg(not(all(not(Py_3_14), not(any(PyPy, GraalPy)), not(Py_LIMITED_API))))]
+mod digits {
+    use super::{Bound, PyAny, PyResult, Python, Read};
+
+    pub(super) fn new_int(_: Python<'_>, _: u128) -> Option<PyResult<Bound<'_, PyAny>>> {
         None
+    }
+
+    pub(super) fn read_int(_: &Bound<'_, PyAny>) -> Read {
+        Read::Unknown
+    }
+
+    pub(super) fn verified(_: Python<'_>) -> bool {
+        false
     }
 }
 
@@ -309,6 +619,44 @@ pub fn buffer_bytes(obj: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
     }
 }
 
+/// The cycle collector, paused for the life of this value where it is safe to (GIL builds of
+/// CPython 3.10+): creating many untracked objects still counts as allocation for the
+/// collector, which would otherwise run one generation-0 pass per 700 of them and, every 100
+/// of those, a pass over every tracked object of the interpreter, none of which can find
+/// anything the bulk call made. Restored on drop (also on an error or a panic).
+///
+/// Only for loops that run no Python code: then no other thread can run either (the GIL is
+/// held throughout) and nothing can enable or disable the collector in between.
+pub struct GcPause(bool);
+
+impl GcPause {
+    /// Pauses the collector if it is enabled.
+    #[cfg(all(Py_3_10, not(Py_GIL_DISABLED)))]
+    pub fn new(_: Python<'_>) -> Self {
+        // SAFETY: the thread is attached (the token); returns the previous state.
+        Self(unsafe { ffi::PyGC_Disable() } != 0)
+    }
+
+    /// Nothing to pause on this interpreter.
+    #[cfg(not(all(Py_3_10, not(Py_GIL_DISABLED))))]
+    pub fn new(_: Python<'_>) -> Self {
+        Self(false)
+    }
+}
+
+impl Drop for GcPause {
+    fn drop(&mut self) {
+        #[cfg(all(Py_3_10, not(Py_GIL_DISABLED)))]
+        if self.0 {
+            // SAFETY: the value was made on an attached thread that still holds the GIL (it
+            // is dropped where it was made, before the call returns).
+            unsafe {
+                ffi::PyGC_Enable();
+            }
+        }
+    }
+}
+
 /// A list of `len` items made by `item(i)`, allocated once at its final size.
 pub fn list_of<'py>(
     py: Python<'py>,
@@ -320,17 +668,206 @@ pub fn list_of<'py>(
     // exception). Each slot is filled exactly once with an owned reference by
     // `PyList_SET_ITEM`, which steals it; the list is only handed out once every slot is set.
     // If `item` fails, the list is dropped with NULL slots left, which `list_dealloc` allows.
+    //
+    // The list is untracked by the cycle collector while it is filled: the items' allocations
+    // trigger collections, and each would traverse the growing list (quadratic in its length).
+    // Nothing can reach it meanwhile, and it is tracked again before it is handed out.
     unsafe {
         let list = ffi::PyList_New(size);
         if list.is_null() {
             return Err(PyErr::fetch(py));
         }
+        ffi::PyObject_GC_UnTrack(list.cast());
         let list = Bound::from_owned_ptr(py, list);
         for i in 0..len {
             let value = item(i)?;
             #[allow(clippy::cast_possible_wrap)]
             ffi::PyList_SET_ITEM(list.as_ptr(), i as isize, value.into_ptr());
         }
+        ffi::PyObject_GC_Track(list.as_ptr().cast());
         Ok(list.cast_into_unchecked())
     }
+}
+
+// --- Entry points without pyo3's argument handling --------------------------------------------
+//
+// pyo3 wraps every function in a trampoline that parses arguments generically, counts the GIL
+// in a thread-local (a `__tls_get_addr` call in a shared library) and catches panics: about 130
+// instructions for a two-argument call, as much as the work itself. The hot functions
+// (`uuid4`, `uuid7`, `parse`, `to_str`, `uuid3`, `uuid5`, ...) are registered here as plain
+// `METH_FASTCALL | METH_KEYWORDS` C functions whose *fast body* handles the common shape of a
+// call; every other call (keywords, other argument counts or types, anything the body declines)
+// is forwarded unchanged to the function pyo3 generated, which gives the full semantics and
+// the usual error messages.
+//
+// Invariants of a fast body (see `FastBody`), relied on here:
+// 5. it is called with the thread attached to the interpreter (CPython calls a C function
+//    only from an attached thread), with borrowed references to the arguments that live for
+//    the call;
+// 6. it never drops a `Py<T>` or a `PyErr` (pyo3 would defer such a decref to its reference
+//    pool, which only its trampoline drains): it returns `None` to decline, or a result whose
+//    error is handed back to the interpreter here, not dropped.
+
+/// The fast body of a hot function: `None` declines the call (it then goes to the full
+/// function), `Some` is the result.
+pub type FastBody =
+    for<'py> fn(Python<'py>, &[&Bound<'py, PyAny>]) -> Option<PyResult<Bound<'py, PyAny>>>;
+
+/// A hot function: its public name, the most positional arguments its fast body takes, the
+/// body, and the full pyo3 function every other call goes to (whose docstring and text
+/// signature it takes).
+pub struct FastFunction<'py> {
+    /// The function's name, as in `uuidx._core`.
+    pub name: &'static core::ffi::CStr,
+    /// Calls with up to this many positional arguments and no keywords go to `body`.
+    pub max_args: usize,
+    /// The fast path.
+    pub body: FastBody,
+    /// The full function (`wrap_pyfunction!`).
+    pub full: Bound<'py, PyAny>,
+}
+
+struct Registered {
+    max_args: usize,
+    body: FastBody,
+    full: Py<PyAny>,
+}
+
+/// The registered hot functions, indexed as their shims.
+static REGISTERED: PyOnceLock<Vec<Registered>> = PyOnceLock::new();
+
+/// How many hot functions there can be: one shim is instantiated per index.
+const MAX_FAST: usize = 16;
+
+/// The C entry point of hot function `I`.
+///
+/// # Safety
+/// Called by CPython as a `METH_FASTCALL | METH_KEYWORDS` function: an attached thread,
+/// `args` pointing to `nargs` borrowed references followed by `len(kwnames)` keyword values.
+unsafe extern "C" fn shim<const I: usize>(
+    _module: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: invariant 5: CPython calls C functions from an attached thread.
+    let py = unsafe { Python::assume_attached() };
+    let Some(f) = REGISTERED.get(py).and_then(|all| all.get(I)) else {
+        pyo3::exceptions::PySystemError::new_err("uuidx: an unregistered fast function")
+            .restore(py);
+        return core::ptr::null_mut();
+    };
+    // A count is never negative; a negative one goes on to the full function as 0 would.
+    let count = usize::try_from(nargs).unwrap_or(0);
+    if kwnames.is_null() && count <= f.max_args && count <= 3 {
+        // SAFETY: `args` holds `nargs` borrowed references valid for the call (invariant 5);
+        // `ref_from_ptr` views each slot as a `&Bound` without touching its count.
+        let result = unsafe {
+            let arg = |i: usize| Bound::ref_from_ptr(py, &*args.add(i));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match count {
+                0 => (f.body)(py, &[]),
+                1 => (f.body)(py, &[arg(0)]),
+                2 => (f.body)(py, &[arg(0), arg(1)]),
+                _ => (f.body)(py, &[arg(0), arg(1), arg(2)]),
+            }))
+        };
+        match result {
+            Ok(Some(Ok(obj))) => return obj.into_ptr(),
+            Ok(Some(Err(err))) => {
+                err.restore(py);
+                return core::ptr::null_mut();
+            }
+            Ok(None) => {}
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic in uuidx".to_owned());
+                pyo3::panic::PanicException::new_err(message).restore(py);
+                return core::ptr::null_mut();
+            }
+        }
+    }
+    // SAFETY: forwarding the call unchanged: the same arguments, count (without the
+    // PY_VECTORCALL_ARGUMENTS_OFFSET flag, so the callee may not write before `args`) and
+    // keyword names, to a live callable.
+    unsafe { ffi::PyObject_Vectorcall(f.full.as_ptr(), args, count, kwnames) }
+}
+
+/// One shim per index.
+const SHIMS: [ffi::PyCFunctionFastWithKeywords; MAX_FAST] = [
+    shim::<0>, shim::<1>, shim::<2>, shim::<3>, shim::<4>, shim::<5>, shim::<6>, shim::<7>,
+    shim::<8>, shim::<9>, shim::<10>, shim::<11>, shim::<12>, shim::<13>, shim::<14>, shim::<15>,
+];
+
+/// Adds the hot functions to the module (once per process), each a C function whose
+/// docstring and text signature are the full function's.
+pub fn add_fast_functions(
+    m: &Bound<'_, PyModule>,
+    functions: Vec<FastFunction<'_>>,
+) -> PyResult<()> {
+    let py = m.py();
+    if functions.len() > MAX_FAST {
+        return Err(pyo3::exceptions::PySystemError::new_err(
+            "uuidx: too many fast functions",
+        ));
+    }
+    let mut defs = Vec::with_capacity(functions.len());
+    let mut registered = Vec::with_capacity(functions.len());
+    for (i, f) in functions.into_iter().enumerate() {
+        let signature: Option<String> = f
+            .full
+            .getattr("__text_signature__")
+            .ok()
+            .and_then(|s| s.extract().ok());
+        let doc: Option<String> = f
+            .full
+            .getattr("__doc__")
+            .ok()
+            .and_then(|d| d.extract().ok());
+        let text = match signature {
+            Some(sig) => format!(
+                "{}{sig}\n--\n\n{}",
+                f.name.to_string_lossy(),
+                doc.unwrap_or_default()
+            ),
+            None => doc.unwrap_or_default(),
+        };
+        let doc = std::ffi::CString::new(text)
+            .map_err(|_| pyo3::exceptions::PySystemError::new_err("a docstring with a NUL"))?;
+        defs.push((f.name, doc, SHIMS[i]));
+        registered.push(Registered {
+            max_args: f.max_args,
+            body: f.body,
+            full: f.full.unbind(),
+        });
+    }
+    REGISTERED.set(py, registered).map_err(|_| {
+        pyo3::exceptions::PyImportError::new_err("uuidx._core is already initialised")
+    })?;
+    let module_name = m.name()?;
+    for (name, doc, meth) in defs {
+        // The method definition must outlive every function object made from it: it is
+        // leaked, once per process (the module cannot be initialised twice, see above).
+        let def = Box::leak(Box::new(ffi::PyMethodDef {
+            ml_name: name.as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer {
+                PyCFunctionFastWithKeywords: meth,
+            },
+            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+            ml_doc: doc.into_raw(),
+        }));
+        // SAFETY: a valid, 'static method definition; the module object and its name are
+        // live; the result is a new reference or NULL with an exception set.
+        let function = unsafe {
+            let raw = ffi::PyCFunction_NewEx(def, m.as_ptr(), module_name.as_ptr());
+            if raw.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            Bound::from_owned_ptr(py, raw)
+        };
+        m.add(name.to_str().unwrap_or("?"), function)?;
+    }
+    Ok(())
 }

@@ -36,6 +36,10 @@ fn policy_or_default(name: Option<&Bound<'_, PyAny>>) -> PyResult<RollbackPolicy
 
 /// The UUIDs of `values` as a list of exact `uuid.UUID`.
 pub fn uuid_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList>> {
+    // On the fast path no Python code runs while the list is filled: the collector may pause.
+    let _pause = crate::exact::UuidType::get(py)?
+        .uses_slots()
+        .then(|| crate::exact::GcPause::new(py));
     crate::exact::list_of(py, values.len(), |i| new_uuid(py, values[i].as_u128()))
 }
 

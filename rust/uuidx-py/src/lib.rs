@@ -12,6 +12,7 @@ mod convert;
 mod errors;
 #[allow(unsafe_code)]
 mod exact;
+mod fast;
 mod generators;
 mod sources;
 
@@ -298,6 +299,20 @@ fn _uses_slot_stores(py: Python<'_>) -> PyResult<bool> {
     Ok(exact::UuidType::get(py)?.uses_slots())
 }
 
+/// ``True`` when ints are built and read through their 30-bit digits (CPython 3.9 to 3.13,
+/// layout verified at import, and not on the fallback path).
+#[pyfunction]
+fn _uses_int_digits(py: Python<'_>) -> PyResult<bool> {
+    Ok(exact::UuidType::get(py)?.uses_digits())
+}
+
+/// ``True`` when ``uuid.UUID`` instances are allocated with ``PyObject_GC_New`` (GIL builds
+/// of CPython whose ``uuid.UUID`` uses ``PyType_GenericAlloc``).
+#[pyfunction]
+fn _uses_gc_new(py: Python<'_>) -> PyResult<bool> {
+    Ok(exact::UuidType::get(py)?.uses_gc_new())
+}
+
 /// ``True`` when the extension was built with Rust debug assertions (the test suite's third
 /// pass: misaligned pointers and integer overflow abort instead of passing silently).
 #[pyfunction]
@@ -359,18 +374,62 @@ fn _short_repr(obj: &Bound<'_, PyAny>) -> String {
     convert::short_repr(obj)
 }
 
+/// A hot function for `exact::add_fast_functions`.
+fn hot<'py>(
+    name: &'static std::ffi::CStr,
+    max_args: usize,
+    body: exact::FastBody,
+    full: Bound<'py, pyo3::types::PyCFunction>,
+) -> exact::FastFunction<'py> {
+    exact::FastFunction {
+        name,
+        max_args,
+        body,
+        full: full.into_any(),
+    }
+}
+
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    m.add_function(wrap_pyfunction!(uuid1, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid3, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid4, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid5, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid6, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid7, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid8, m)?)?;
-    m.add_function(wrap_pyfunction!(uuid8_name, m)?)?;
-    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    // The hot functions: a C entry point with a fast body, and the full function behind it.
+    exact::add_fast_functions(
+        m,
+        vec![
+            hot(c"uuid1", 0, fast::uuid1, wrap_pyfunction!(uuid1, m)?),
+            hot(c"uuid3", 2, fast::uuid3, wrap_pyfunction!(uuid3, m)?),
+            hot(c"uuid4", 0, fast::uuid4, wrap_pyfunction!(uuid4, m)?),
+            hot(c"uuid5", 2, fast::uuid5, wrap_pyfunction!(uuid5, m)?),
+            hot(c"uuid6", 0, fast::uuid6, wrap_pyfunction!(uuid6, m)?),
+            hot(c"uuid7", 0, fast::uuid7, wrap_pyfunction!(uuid7, m)?),
+            hot(c"uuid8", 0, fast::uuid8, wrap_pyfunction!(uuid8, m)?),
+            hot(
+                c"uuid8_name",
+                2,
+                fast::uuid8_name,
+                wrap_pyfunction!(uuid8_name, m)?,
+            ),
+            hot(c"parse", 1, fast::parse, wrap_pyfunction!(parse, m)?),
+            hot(
+                c"to_str",
+                1,
+                fast::to_str,
+                wrap_pyfunction!(bulk::to_str, m)?,
+            ),
+            hot(
+                c"uuid4_str",
+                0,
+                fast::uuid4_str,
+                wrap_pyfunction!(bulk::uuid4_str, m)?,
+            ),
+            hot(
+                c"uuid7_str",
+                0,
+                fast::uuid7_str,
+                wrap_pyfunction!(bulk::uuid7_str, m)?,
+            ),
+        ],
+    )?;
     m.add_function(wrap_pyfunction!(layout_v1, m)?)?;
     m.add_function(wrap_pyfunction!(layout_v2, m)?)?;
     m.add_function(wrap_pyfunction!(layout_v4, m)?)?;
@@ -384,6 +443,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process_node, m)?)?;
     m.add_function(wrap_pyfunction!(_after_fork_in_child, m)?)?;
     m.add_function(wrap_pyfunction!(_uses_slot_stores, m)?)?;
+    m.add_function(wrap_pyfunction!(_uses_int_digits, m)?)?;
+    m.add_function(wrap_pyfunction!(_uses_gc_new, m)?)?;
     m.add_function(wrap_pyfunction!(_short_repr, m)?)?;
     m.add_function(wrap_pyfunction!(_debug_build, m)?)?;
     m.add_function(wrap_pyfunction!(mask_v7, m)?)?;
