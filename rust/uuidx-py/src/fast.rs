@@ -90,7 +90,9 @@ fn name_of<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a [u8]> {
     if let Ok(s) = obj.cast_exact::<PyString>() {
         return s.to_str().ok().map(str::as_bytes);
     }
-    obj.cast_exact::<PyBytes>().ok().map(PyBytesMethods::as_bytes)
+    obj.cast_exact::<PyBytes>()
+        .ok()
+        .map(PyBytesMethods::as_bytes)
 }
 
 /// `uuid3(namespace, name)` with an exact `uuid.UUID` namespace and a `str` or `bytes` name.
