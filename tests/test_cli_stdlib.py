@@ -4,8 +4,8 @@ Python 3.14's ``python -m uuid``: the same output, errors and exit status.
 The reference is the running interpreter's own ``uuid.main()`` on 3.14 and later, and CPython
 3.14's ``Lib/uuid.py`` (``tests/data/cpython/uuid-3.14.py.txt``) run by this interpreter before
 (its one 3.14-only argument, ``ArgumentParser(color=True)``, dropped: argparse before 3.14 has
-no colour; and without the C helper ``_uuid``, whose older versions lack what 3.14's module
-asks of it). Both sides run in a subprocess with the same ``sys.argv[0]``, so that argparse
+no colour; without the C helper ``_uuid``, whose older versions lack what 3.14's module asks of
+it; and on 3.9 and 3.10 with a plain ``Enum`` for ``enum._simple_enum``, which they lack). Both sides run in a subprocess with the same ``sys.argv[0]``, so that argparse
 prints the same program name, and the same terminal width. Outputs of random UUIDs are
 compared by shape (count, version, variant); everything else byte for byte.
 """
@@ -42,6 +42,14 @@ else:
     # This interpreter's C helper _uuid predates 3.14's: use the module's pure Python path,
     # as it does where _uuid is missing.
     sys.modules["_uuid"] = None
+    import enum
+    if not hasattr(enum, "_simple_enum"):  # 3.9 and 3.10: the plain Enum it stands for
+        def _simple_enum(etype=enum.Enum, **_):
+            def convert(cls):
+                members = {k: v for k, v in vars(cls).items() if not k.startswith("_")}
+                return etype(cls.__name__, members)
+            return convert
+        enum._simple_enum = _simple_enum
     reference = types.ModuleType("uuid_3_14")
     reference.__file__ = path
     with open(path, encoding="utf-8") as f:
