@@ -9,6 +9,7 @@ CARGO ?= cargo
 
 .DEFAULT_GOAL := help
 .PHONY: help dev build test test-rust test-python postgres lint demo bench bench-rust fuzz clean
+.PHONY: bench-encodings
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -67,6 +68,12 @@ bench: dev ## Side-by-side benchmarks against the stdlib and peers (benches/.ven
 	$(BENCH_VENV)/bin/python -m pip install -q -r benches/requirements.txt
 	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BIN)/maturin develop --release -q
 	$(BENCH_VENV)/bin/python benches/bench.py
+
+bench-encodings: dev ## Encodings and TypeID against python-ulid, base58, typeid-python; rewrites the README table
+	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install -q -r benches/requirements.txt
+	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BIN)/maturin develop --release -q
+	$(BENCH_VENV)/bin/python benches/encodings.py
 
 bench-rust: ## Rust core benchmarks (criterion); rewrites the README's Rust table
 	$(PYTHON) benches/rust_bench.py

@@ -40,6 +40,18 @@ def main() -> None:
     except ValueError as exc:
         show("parse(bad)", f"ValueError: {exc}")
 
+    print("\n== text forms and TypeID")
+    u = uuidx.parse("01890a5d-ac96-774b-bcce-b302099a8057")
+    for form in ("hex", "urn", "base32", "ulid", "base32hex", "base58", "base62", "base64url"):
+        text = uuidx.encode(u, form)
+        show(f"encode(u, {form!r})", f"{text}  decodes back: {uuidx.decode(text, form) == u}")
+    show("typeid('user', u)", uuidx.typeid("user", u))
+    show("parse_typeid(...)", uuidx.parse_typeid(uuidx.typeid("user", u)))
+    try:
+        uuidx.decode("1BzmjTFLHWXwiSK4y3H5i0", "base58")
+    except ValueError as exc:
+        show("decode(bad, 'base58')", f"ValueError: {exc}")
+
     print("\n== inspecting")
     u7 = uuidx.uuid7()
     print("\n".join(describe(u7)))

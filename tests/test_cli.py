@@ -1,25 +1,37 @@
-"""``python -m uuidx``, run as a subprocess."""
+"""``python -m uuidx``'s commands (``gen``, ``inspect``, ``convert``, ``bounds``), each run in a
+subprocess. The options shared with ``python -m uuid`` are compared with the standard library's
+in ``test_cli_stdlib.py``."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import uuid
-from typing import Any
+from datetime import datetime, timezone
+from typing import Any, Optional, Union
 
 import pytest
 
 import uuidx
 from uuidx import layout
 
+FORMS = [
+    "hex", "hyphenated", "urn", "braced", "base32", "ulid", "base32hex", "base58", "base62",
+    "base64url",
+]
+V7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "uuidx", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+
+def run(*args: str, stdin: Optional[Union[str, bytes]] = None) -> subprocess.CompletedProcess[str]:
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    proc = subprocess.run(
+        [sys.executable, "-m", "uuidx", *args], input=data if data is not None else b"",
+        capture_output=True, timeout=120, check=False,
+    )
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
     )
 
 
@@ -29,214 +41,304 @@ def lines_of(proc: subprocess.CompletedProcess[str]) -> list[str]:
     return proc.stdout.splitlines()
 
 
+def one_line_error(proc: subprocess.CompletedProcess[str], status: int) -> str:
+    """The error of a failed run: one line on stderr, the given status, no traceback."""
+    assert proc.returncode == status, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith("python -m uuidx "), proc.stderr
+    return proc.stderr
+
+
 def vector(vectors: dict[str, Any], version: int, key: str = "uuid") -> Any:
     found = [v for v in vectors["vectors"] if v["version"] == version and key in v]
     assert found, (version, key)
     return found[0]
 
 
+# --- gen --------------------------------------------------------------------------------------
+
+
 @pytest.mark.parametrize("version", [1, 4, 6, 7, 8])
 def test_gen_each_version(version: int) -> None:
-    lines = lines_of(run("gen", "-v", str(version), "-n", "5"))
-    assert len(lines) == 5
-    parsed = [uuidx.parse(line) for line in lines]
-    assert all(u.version == version and u.variant == uuid.RFC_4122 for u in parsed)
-    assert all(line == str(u) for line, u in zip(lines, parsed))
-    assert len(set(parsed)) == 5
-    if version in (6, 7):
-        assert parsed == sorted(parsed)
+    for spelling in (str(version), f"uuid{version}"):
+        lines = lines_of(run("gen", "-u", spelling, "-C", "5"))
+        assert len(lines) == 5
+        parsed = [uuidx.parse(line) for line in lines]
+        assert all(u.version == version and u.variant == uuid.RFC_4122 for u in parsed)
+        assert all(line == str(u) for line, u in zip(lines, parsed))
+        assert len(set(parsed)) == 5
+        if version in (6, 7):
+            assert parsed == sorted(parsed)
 
 
-def test_default_is_one_v4() -> None:
-    lines = lines_of(run())
-    assert len(lines) == 1
-    assert uuidx.parse(lines[0]).version == 4
-    # Options without the command mean 'gen'.
-    lines = lines_of(run("-v", "7", "-n", "2"))
-    assert [uuidx.parse(line).version for line in lines] == [7, 7]
+def test_gen_defaults_to_one_v4() -> None:
+    lines = lines_of(run("gen"))
+    assert len(lines) == 1 and uuidx.parse(lines[0]).version == 4
+    assert lines_of(run("gen", "-C", "0")) == []
 
 
-def test_count_zero_prints_nothing() -> None:
-    assert lines_of(run("gen", "-n", "0")) == []
-
-
-def test_name_based_match_the_rfc_vectors(vectors: dict[str, Any]) -> None:
+def test_gen_name_based_match_the_rfc_vectors(vectors: dict[str, Any]) -> None:
     for version in (3, 5, 8):
         expected = vector(vectors, version, "name")
         lines = lines_of(
-            run("gen", "-v", str(version), "--namespace", "@dns", "--name", expected["name"])
+            run("gen", "-u", str(version), "-n", "@dns", "-N", expected["name"], "-C", "2")
         )
-        assert lines == [expected["uuid"]]
-    # A namespace given as a UUID works the same.
+        assert lines == [expected["uuid"]] * 2
     lines = lines_of(
-        run("gen", "-v", "5", "--namespace", str(uuidx.NAMESPACE_DNS), "--name", "www.example.com")
+        run("gen", "-u", "uuid5", "--namespace", str(uuidx.NAMESPACE_DNS), "--name",
+            "www.example.com")
     )
     assert lines == [vector(vectors, 5, "name")["uuid"]]
 
 
-@pytest.mark.parametrize("ns", ["@dns", "@url", "@oid", "@x500"])
 @pytest.mark.parametrize(
     "algorithm", ["sha256", "sha512", "sha3_256", "sha3_512", "shake_128", "shake_256"]
 )
-def test_name_based_v8_algorithms(ns: str, algorithm: str) -> None:
-    namespaces = {
-        "@dns": uuidx.NAMESPACE_DNS,
-        "@url": uuidx.NAMESPACE_URL,
-        "@oid": uuidx.NAMESPACE_OID,
-        "@x500": uuidx.NAMESPACE_X500,
-    }
-    lines = lines_of(
-        run("gen", "-v", "8", "--namespace", ns, "--name", "h\u00e9llo", "--algorithm", algorithm)
-    )
-    expected = uuidx.uuid8_name(namespaces[ns], "h\u00e9llo", algorithm)  # type: ignore[arg-type]
+def test_gen_name_based_v8_algorithms(algorithm: str) -> None:
+    lines = lines_of(run("gen", "-u", "8", "-n", "@url", "-N", "h\u00e9llo", "--algorithm",
+                         algorithm))
+    expected = uuidx.uuid8_name(uuidx.NAMESPACE_URL, "h\u00e9llo", algorithm)  # type: ignore[arg-type]
     assert lines == [str(expected)]
 
 
+@pytest.mark.parametrize("form", FORMS)
+def test_gen_forms(form: str) -> None:
+    lines = lines_of(run("gen", "-u", "7", "-C", "3", "-f", form))
+    made = [uuidx.decode(line, form) for line in lines]  # type: ignore[arg-type]
+    assert len(made) == 3 and all(u.version == 7 for u in made) and made == sorted(made)
+    assert lines == [uuidx.encode(u, form) for u in made]  # type: ignore[arg-type]
+    named = lines_of(run("gen", "-u", "5", "-n", "@dns", "-N", "www.example.com", "--form", form))
+    assert named == [uuidx.encode(uuid.uuid5(uuid.NAMESPACE_DNS, "www.example.com"), form)]  # type: ignore[arg-type]
+
+
+def test_gen_typeid() -> None:
+    lines = lines_of(run("gen", "-u", "7", "-C", "3", "--prefix", "user"))
+    parsed = [uuidx.parse_typeid(line) for line in lines]
+    assert all(prefix == "user" and u.version == 7 for prefix, u in parsed)
+    bare = lines_of(run("gen", "-f", "typeid"))
+    assert uuidx.parse_typeid(bare[0])[0] == ""
+
+
 @pytest.mark.parametrize(
-    ("fmt", "check"),
+    ("at", "ns"),
     [
-        ("hyphenated", lambda s, u: s == str(u)),
-        ("hex", lambda s, u: s == u.hex and len(s) == 32),
-        ("urn", lambda s, u: s == u.urn and s.startswith("urn:uuid:")),
-        ("braced", lambda s, u: s == "{" + str(u) + "}"),
-        ("upper", lambda s, u: s == str(u).upper() and s != str(u)),
+        ("2020-05-17T12:34:56.789123456Z", 1589718896789123456),
+        ("2020-05-17T14:34:56.789+02:00", 1589718896789000000),
+        ("2020-05-17", 1589673600000000000),
+        ("2020-05-17 12:34:56", 1589718896000000000),
+        ("1589718896789123456", 1589718896789123456),
     ],
 )
-def test_formats(fmt: str, check: Any) -> None:
-    lines = lines_of(run("gen", "-v", "7", "-n", "3", "-f", fmt))
-    assert len(lines) == 3
-    for line in lines:
-        u = uuidx.parse(line)
-        assert u.version == 7
-        assert check(line, u), (fmt, line)
-    # The same name gives the same UUID in every form.
-    named = lines_of(
-        run("gen", "-v", "5", "--namespace", "@dns", "--name", "www.example.com", "--format", fmt)
-    )
-    assert uuidx.parse(named[0]) == uuid.uuid5(uuid.NAMESPACE_DNS, "www.example.com")
+def test_gen_at_a_time(at: str, ns: int) -> None:
+    lines = lines_of(run("gen", "-u", "7", "--at", at, "-C", "1000", "-f", "ulid"))
+    made = [uuidx.decode(line, "ulid") for line in lines]
+    assert made == sorted(made) and len(set(made)) == 1000
+    assert all(uuidx.timestamp_ns(u) == ns // 1_000_000 * 1_000_000 for u in made)
+    for version in (1, 6):
+        (line,) = lines_of(run("gen", "-u", str(version), "--at", at))
+        assert uuidx.timestamp_ns(uuidx.parse(line)) == ns // 100 * 100
+
+
+# --- inspect ----------------------------------------------------------------------------------
 
 
 def test_inspect_v7_vector(vectors: dict[str, Any]) -> None:
     v = vector(vectors, 7)
     out = "\n".join(lines_of(run("inspect", v["uuid"])))
     assert v["uuid"] in out
-    assert "version:   7" in out
-    assert "layout:    v7" in out
+    assert "form:      hyphenated" in out
+    assert "version:   7" in out and "layout:    v7" in out
     for name in ("unix_ts_ms", "ver", "rand_a", "var", "rand_b"):
         assert name + ":" in out
-    assert str(v["unix_ts_ms"]) in out
-    assert str(v["rand_a"]) in out
     assert str(v["rand_b"]) in out
     assert f"unix_ns:   {v['unix_ts_ms'] * 1_000_000}" in out
     assert "2022-02-22T19:22:22+00:00" in out
 
 
-def test_inspect_several_and_other_forms(vectors: dict[str, Any]) -> None:
+def test_inspect_any_form_from_arguments_and_stdin(vectors: dict[str, Any]) -> None:
+    u = uuid.UUID(V7)
+    inputs = {
+        "hyphenated": V7.upper(), "hex": u.hex, "urn": "URN:UUID:" + V7, "braced": "{" + V7 + "}",
+        "ulid": uuidx.encode(u, "ulid"), "base32": uuidx.encode(u, "base32"),
+        "typeid": uuidx.typeid("user", u), "base64url": uuidx.encode(u, "base64url"),
+    }
+    for source in ("arguments", "stdin"):
+        if source == "arguments":
+            proc = run("inspect", "--json", *inputs.values())
+        else:
+            proc = run("inspect", "--json", stdin="".join(f"  {t} \r\n\n" for t in inputs.values()))
+        reports = [json.loads(line) for line in lines_of(proc)]
+        assert [r["form"] for r in reports] == list(inputs)
+        assert [r["input"] for r in reports] == list(inputs.values())
+        for r in reports:
+            assert r["uuid"] == V7 and r["version"] == 7 and r["layout"] == "v7"
+            assert r["fields"] == layout.fields(u)._asdict()
+            assert r["unix_ns"] == uuidx.timestamp_ns(u)
+            assert r["time"] == uuidx.to_datetime(u).isoformat()
+        assert reports[6]["prefix"] == "user"
     v1 = vector(vectors, 1)
-    v4 = vector(vectors, 4)
-    out = run(
-        "inspect", v1["uuid"].upper(), "urn:uuid:" + v4["uuid"], "00000000000000000000000000000001"
-    )
-    text = "\n".join(lines_of(out))
-    assert text.count("uuid:      ") == 3
-    assert f"node:        {v1['node']}" in text
+    text = "\n".join(lines_of(run("inspect", v1["uuid"], "00000000000000000000000000000001")))
     assert f"clock_seq:   {v1['clock_seq']}" in text
-    assert "layout:    v4" in text
     assert "not an RFC 9562 layout" in text
-    fields = layout.fields(uuidx.parse(v4["uuid"]))
-    assert isinstance(fields, layout.V4Fields)
-    assert f"random_a:    {fields.random_a}" in text
+
+
+@pytest.mark.parametrize("form", ["base58", "base62", "base64url", "base32hex"])
+def test_inspect_from_a_given_form(form: str) -> None:
+    text = uuidx.encode(uuid.UUID(V7), form)  # type: ignore[arg-type]
+    (line,) = lines_of(run("inspect", "--json", "--from", form, text))
+    assert json.loads(line)["uuid"] == V7 and json.loads(line)["form"] == form
+
+
+def test_inspect_ambiguous_text_asks_for_the_form() -> None:
+    text = uuidx.encode(uuid.UUID(V7), "base58")
+    message = one_line_error(run("inspect", text), 1)
+    assert "ambiguous" in message and "base58" in message and "--from" in message
 
 
 def test_inspect_beyond_datetime_range() -> None:
     u = layout.v7((1 << 48) - 1, 0, 0)
     text = "\n".join(lines_of(run("inspect", str(u))))
-    assert "layout:    v7" in text
-    assert "time:" in text and "outside datetime's range" in text
+    assert "layout:    v7" in text and "outside datetime's range" in text
+    (line,) = lines_of(run("inspect", "--json", str(u)))
+    assert json.loads(line)["time"] is None
+
+
+def test_a_bad_line_stops_after_the_good_ones() -> None:
+    good = [str(uuidx.uuid7()) for _ in range(3)]
+    proc = run("convert", "-f", "ulid", stdin="\n".join([*good, "not-a-uuid", good[0]]) + "\n")
+    assert proc.stdout.splitlines() == [uuidx.encode(uuid.UUID(g), "ulid") for g in good]
+    message = one_line_error(proc, 1)
+    assert "line 4" in message and "'not-a-uuid'" in message
 
 
 @pytest.mark.parametrize(
-    "bad",
-    ["nope", "f81d4fae-7dec-11d0-a765-00a0c91e6bfg", "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6"],
+    ("args", "stdin", "fragment"),
+    [
+        (["inspect", "nope"], None, "argument 1: invalid UUID 'nope': 4 characters"),
+        (["inspect", V7, "f81d4fae-7dec-11d0-a765-00a0c91e6bfg"], None,
+         "argument 2: invalid hyphenated UUID \"f81d4fae-7dec-11d0-a765-00a0c91e6bfg\": invalid "
+         "character 'g' at position 35"),
+        (["inspect"], "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n", "line 1: invalid UUID"),
+        (["inspect"], b"\n\n\xff\xfe" + V7.encode() + b"\n", "line 3: not valid UTF-8: byte 0xff"),
+        (["inspect", "--from", "ulid"], "01H455VB4PEX5VSKNK084SN0IQ\n",
+         "line 1: invalid ulid UUID \"01H455VB4PEX5VSKNK084SN0IQ\": invalid character 'I' at "
+         "position 24"),
+        (["inspect"], "pre_01H455VB4PEX5VSKNK084SN02Q\n", "'H' at position 6"),
+        (["convert", "-f", "base58"], "8zzzzzzzzzzzzzzzzzzzzzzzzz\n", "exceed 2**128 - 1"),
+        (["convert", "-f", "base58"], "x" * 10_000 + "\n", "10000 characters"),
+    ],
 )
-def test_inspect_bad_uuid(bad: str) -> None:
-    proc = run("inspect", bad)
-    assert proc.returncode == 2
-    assert proc.stdout == ""
-    assert "invalid UUID string" in proc.stderr
-    assert bad in proc.stderr
+def test_bad_input_is_one_line_naming_where(
+    args: list[str], stdin: Optional[Union[str, bytes]], fragment: str
+) -> None:
+    message = one_line_error(run(*args, stdin=stdin), 1)
+    assert fragment in message, message
+    assert len(message) < 500
 
 
-def test_name_based_needs_namespace_and_name() -> None:
-    for args in (["-v", "3"], ["-v", "5", "--name", "x"], ["-v", "3", "--namespace", "@dns"]):
-        proc = run("gen", *args)
-        assert proc.returncode == 2, args
-        assert proc.stdout == ""
-        assert "--namespace and --name" in proc.stderr
+# --- convert ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_convert_there_and_back(form: str) -> None:
+    made = [uuidx.uuid7() for _ in range(20)] + [uuidx.NIL, uuidx.MAX]
+    there = lines_of(run("convert", "-f", form, *map(str, made)))
+    assert there == [uuidx.encode(u, form) for u in made]  # type: ignore[arg-type]
+    back = lines_of(run("convert", "--from", form, stdin="\n".join(there) + "\n"))
+    assert back == [str(u) for u in made]
+
+
+def test_convert_typeid_and_ulid() -> None:
+    u = uuid.UUID(V7)
+    ulid_text = uuidx.encode(u, "ulid")
+    assert lines_of(run("convert", "--prefix", "user", ulid_text)) == [uuidx.typeid("user", u)]
+    # A TypeID keeps its prefix into another TypeID unless --prefix says otherwise.
+    tid = uuidx.typeid("order_line", u)
+    assert lines_of(run("convert", "-f", "typeid", tid)) == [tid]
+    assert lines_of(run("convert", "--prefix", "item", tid)) == [uuidx.typeid("item", u)]
+    assert lines_of(run("convert", "-f", "ulid", tid)) == [ulid_text]
+    assert lines_of(run("convert", "-f", "typeid", V7)) == [uuidx.typeid("", u)]
+
+
+# --- bounds -----------------------------------------------------------------------------------
+
+
+def test_bounds() -> None:
+    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    end = datetime(2026, 2, 1, tzinfo=timezone.utc)
+    lo, hi = uuidx.uuid7_bounds(start, end)
+    assert lines_of(run("bounds", "2026-01-01", "2026-02-01")) == [f"{lo} {hi}"]
+    assert lines_of(run("bounds", "2026-01-01T00:00:00Z", "2026-02-01", "--sql")) == [
+        f"BETWEEN '{lo}' AND '{hi}'"
+    ]
+    one = uuidx.uuid7_bounds(start)
+    assert lines_of(run("bounds", str(1767225600000000000), "-f", "hex")) == [
+        f"{one[0].hex} {one[1].hex}"
+    ]
+    assert lines_of(run("bounds", "2026-01-01", "--prefix", "evt")) == [
+        f"{uuidx.typeid('evt', one[0])} {uuidx.typeid('evt', one[1])}"
+    ]
+    made = uuidx.uuid7_at(start)
+    assert one[0] <= made <= one[1]
+
+
+# --- errors, help, version ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["gen", "-v", "2"], "invalid choice"),
-        (["gen", "-v", "4", "--name", "x"], "takes no --namespace"),
-        (["gen", "-n", "-1"], "--count"),
-        (["gen", "-v", "5", "--namespace", "@nope", "--name", "x"], "@dns"),
-        (["gen", "-v", "8", "--namespace", "@dns", "--name", "x", "--algorithm", "md5"], "md5"),
-        (["gen", "-f", "json"], "json"),
-        (["inspect"], "UUID"),
+        (["gen", "-u", "2"], "invalid choice: 'uuid2'"),
+        (["gen", "-u", "4", "-N", "x"], "takes no -n/--namespace or -N/--name"),
+        (["gen", "-u", "5", "-N", "x"], "needs both -n/--namespace and -N/--name"),
+        (["gen", "-u", "3", "-n", "@dns"], "needs both"),
+        (["gen", "-C", "-1"], "--count must be 0 or more"),
+        (["gen", "-C", "lots"], "invalid int value: 'lots'"),
+        (["gen", "-u", "5", "-n", "@nope", "-N", "x"], "@dns"),
+        (["gen", "-u", "8", "-n", "@dns", "-N", "x", "--algorithm", "md5"], "md5"),
+        (["gen", "-f", "json"], "invalid choice: 'json'"),
+        (["gen", "-f", "ulid", "--prefix", "user"], "--prefix is for -f typeid"),
+        (["gen", "--prefix", "User"], "invalid TypeID prefix \"User\""),
+        (["gen", "-u", "4", "--at", "2020-01-01"], "--at is for uuid1, uuid6 and uuid7"),
+        (["gen", "-u", "7", "--at", "yesterday"], "invalid time 'yesterday'"),
+        (["gen", "-u", "7", "--at", "1969-12-31"], "before 1970"),
+        (["gen", "-u", "7", "--at", "-5"], "before 1970"),
+        (["gen", "-u", "5", "-n", "@dns", "-N", "x", "--at", "2020-01-01"], "--at is for"),
+        (["inspect", "--from", "base36", V7], "invalid choice: 'base36'"),
+        (["convert", "-f", "upper", V7], "invalid choice: 'upper'"),
+        (["bounds"], "START"),
+        (["bounds", "2026-02-01", "2026-01-01"], "END '2026-01-01' is before START"),
+        (["bounds", "2026-13-01"], "invalid time '2026-13-01'"),
+        (["bounds", "1969-01-01"], "out of range for a version 7 UUID"),
+        (["bounds", "99999-01-01"], "invalid time"),
+        (["bounds", "2026-01-01", "--form", "nope"], "invalid choice"),
     ],
 )
-def test_usage_errors(args: list[str], fragment: str) -> None:
+def test_usage_errors_are_one_line(args: list[str], fragment: str) -> None:
     proc = run(*args)
-    assert proc.returncode == 2
+    message = one_line_error(proc, 2)
     assert proc.stdout == ""
-    assert fragment in proc.stderr
+    assert fragment in message, message
 
 
-def test_help() -> None:
-    proc = run("--help")
-    assert proc.returncode == 0
-    assert "gen" in proc.stdout and "inspect" in proc.stdout
+@pytest.mark.parametrize("command", ["gen", "inspect", "convert", "bounds"])
+def test_help_of_each_command(command: str) -> None:
+    proc = run(command, "-h")
+    assert proc.returncode == 0 and proc.stdout.startswith(f"usage: {os.path.basename(sys.executable)} -m uuidx {command}")
 
 
-def run_stdlib_main(*args: str) -> "subprocess.CompletedProcess[str]":
-    code = "import sys, uuidx; sys.argv[1:] = sys.argv[2:]; uuidx.main()"
+def test_version() -> None:
+    (line,) = lines_of(run("--version"))
+    import uuidx.__main__ as cli
+
+    assert line == f"uuidx {cli._version()}"
+
+
+def run_bytes(*args: Union[str, bytes], code: Optional[str] = None) -> subprocess.CompletedProcess[bytes]:
+    head = ["-c", code, "prog"] if code else ["-m", "uuidx"]
     return subprocess.run(
-        [sys.executable, "-c", code, "prog", *args],
-        capture_output=True, text=True, timeout=60,
-    )
-
-
-def test_stdlib_main_mirrors_python_314() -> None:
-    out = run_stdlib_main("-u", "uuid7", "-C", "3")
-    assert out.returncode == 0, out.stderr
-    made = [uuid.UUID(line) for line in out.stdout.split()]
-    assert len(made) == 3 and all(u.version == 7 for u in made) and made == sorted(made)
-    named = run_stdlib_main("-u", "uuid5", "-n", "@dns", "-N", "www.example.com")
-    assert named.stdout.strip() == "2ed6657d-e927-568b-95e1-2665a8aea6a2"
-    explicit = run_stdlib_main("-u", "uuid3", "-n", str(uuid.NAMESPACE_DNS), "-N", "www.example.com")
-    assert explicit.stdout.strip() == "5df41881-3aed-3515-88a7-2f4a814cf09e"
-    default = run_stdlib_main()
-    assert uuid.UUID(default.stdout.strip()).version == 4
-    missing = run_stdlib_main("-u", "uuid3", "-n", "@dns")
-    assert missing.returncode == 2 and "requires a namespace and a name" in missing.stderr
-
-
-def test_stdlib_main_bad_namespace_is_a_usage_error_like_python_314() -> None:
-    # 3.14: parser.error(f"{exc}: {args.namespace!r}") for a namespace uuid.UUID() rejects.
-    bad = run_stdlib_main("-u", "uuid5", "-n", "not-a-uuid", "-N", "x")
-    assert bad.returncode == 2
-    assert bad.stdout == ""
-    assert bad.stderr.splitlines()[-1].endswith(
-        "error: badly formed hexadecimal UUID string: 'not-a-uuid'"
-    )
-    assert "Traceback" not in bad.stderr
-
-
-def run_bytes(*args: "str | bytes") -> "subprocess.CompletedProcess[bytes]":
-    return subprocess.run(
-        [sys.executable, "-m", "uuidx", *args], capture_output=True, timeout=60, check=False
+        [sys.executable, *head, *args], capture_output=True, timeout=60, check=False
     )
 
 
@@ -245,35 +347,55 @@ def test_a_name_that_is_not_utf8_is_hashed_as_the_bytes_given() -> None:
     import hashlib
 
     name = b"caf\xe9"  # Latin-1, not UTF-8
-    proc = run_bytes("gen", "-v", "5", "--namespace", "@dns", "--name", name)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == b""
-    expected = uuidx.uuid5(uuidx.NAMESPACE_DNS, name)
-    digest = hashlib.sha1(uuid.NAMESPACE_DNS.bytes + name).digest()[:16]
-    assert expected.bytes[:6] == digest[:6]
-    assert proc.stdout.decode().strip() == str(expected)
+    cases: list[list[Union[str, bytes]]] = [
+        ["gen", "-u", "5", "-n", "@dns", "-N", name], ["-u", "uuid5", "-n", "@dns", "-N", name]
+    ]
+    for args in cases:
+        proc = run_bytes(*args)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == b""
+        expected = uuidx.uuid5(uuidx.NAMESPACE_DNS, name)
+        digest = hashlib.sha1(uuid.NAMESPACE_DNS.bytes + name).digest()[:16]
+        assert expected.bytes[:6] == digest[:6]
+        assert proc.stdout.decode().strip() == str(expected)
     code = "import sys, uuidx; sys.argv[1:] = sys.argv[2:]; uuidx.main()"
-    stdlib_style = subprocess.run(
-        [sys.executable, "-c", code, "prog", "-u", "uuid3", "-n", "@dns", "-N", name],
-        capture_output=True, timeout=60, check=False,
-    )
+    stdlib_style = run_bytes("-u", "uuid3", "-n", "@dns", "-N", name, code=code)
     assert stdlib_style.returncode == 0, stdlib_style.stderr
     assert stdlib_style.stdout.decode().strip() == str(uuidx.uuid3(uuidx.NAMESPACE_DNS, name))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX argv are bytes")
+def test_an_argument_that_is_not_utf8_is_one_line() -> None:
+    proc = run_bytes("inspect", b"\xff" * 36)
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+    assert proc.stderr.count(b"\n") == 1 and b"argument 1: not valid UTF-8" in proc.stderr
+
+
+# --- streaming ------------------------------------------------------------------------------
+
+HUGE = str(10**12)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
 @pytest.mark.parametrize(
     "args",
     [
-        ["-m", "uuidx", "gen", "-v", "7", "-n", "2000000"],
-        ["-m", "uuidx", "inspect", *["017f22e2-79b0-7cc3-98c4-dc0c0c07398f"] * 5000],
-        ["-c", "import sys, uuidx; sys.argv[1:] = ['-C', '2000000']; uuidx.main()"],
+        ["-m", "uuidx", "gen", "-u", "7", "-C", HUGE],
+        ["-m", "uuidx", "gen", "-u", "4", "-C", HUGE, "-f", "base58"],
+        ["-m", "uuidx", "gen", "-u", "7", "--at", "2020-01-01", "-C", HUGE, "--prefix", "x"],
+        ["-m", "uuidx", "gen", "-u", "5", "-n", "@dns", "-N", "x", "-C", HUGE],
+        ["-m", "uuidx", "-u", "uuid7", "-C", HUGE],
+        ["-m", "uuidx", "-u", "uuid1", "-C", HUGE],
+        ["-m", "uuidx", "inspect", *[V7] * 5000],
+        ["-m", "uuidx", "convert", "-f", "ulid", *[V7] * 5000],
+        ["-c", f"import sys, uuidx; sys.argv[1:] = ['-C', '{HUGE}']; uuidx.main()"],
     ],
-    ids=["gen", "inspect", "stdlib-main"],
+    ids=["gen", "gen-base58", "gen-at", "gen-v5", "stdlib-options", "stdlib-uuid1", "inspect",
+         "convert", "uuidx.main"],
 )
 def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
     """``python -m uuidx ... | head -1``: the reader goes away; no traceback, the status of a
-    Unix tool stopped by SIGPIPE."""
+    Unix tool stopped by SIGPIPE. A trillion UUIDs: only a stream can get there at once."""
     proc = subprocess.Popen(
         [sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
@@ -286,3 +408,29 @@ def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
     assert first.strip()
     assert err == b"", err.decode()[-2000:]
     assert status == 141
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB on Linux")
+@pytest.mark.parametrize(
+    "args",
+    [["gen", "-u", "7", "-f", "base62"], ["gen", "-u", "4"], ["-u", "uuid6"]],
+    ids=["gen-base62", "gen-v4", "stdlib-options"],
+)
+def test_memory_does_not_grow_with_the_count(args: list[str]) -> None:
+    """Peak memory for 2 million UUIDs is that for 50 thousand (as a list of str, 2 million
+    would take over 150 MB)."""
+    code = (
+        "import resource, subprocess, sys;"
+        "subprocess.run([sys.executable, '-m', 'uuidx', *sys.argv[1:]], check=True,"
+        " stdout=subprocess.DEVNULL);"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+
+    def peak_kib(count: int) -> int:
+        option = "-C"
+        proc = subprocess.run([sys.executable, "-c", code, *args, option, str(count)],
+                              capture_output=True, text=True, timeout=300, check=True)
+        return int(proc.stdout)
+
+    small, large = peak_kib(50_000), peak_kib(2_000_000)
+    assert large - small < 20_000, (small, large)

@@ -37,6 +37,8 @@ UUID_TAKERS: list[tuple[str, Callable[[Any], object], uuid.UUID]] = [
     ("fields", layout.fields, V7),
     ("v1_to_v6", uuidx.v1_to_v6, V1),
     ("v6_to_v1", uuidx.v6_to_v1, V6),
+    ("encode", lambda u: uuidx.encode(u, "base58"), V7),
+    ("typeid", lambda u: uuidx.typeid("user", u), V7),
 ]
 TAKER_IDS = [n for n, _, _ in UUID_TAKERS]
 
@@ -145,7 +147,8 @@ def test_the_reported_crash_in_a_fresh_interpreter() -> None:
         calls = [uuidx.to_str, uuidx.timestamp_ns, uuidx.to_datetime, uuidx.layout.fields,
                  uuidx.v1_to_v6, uuidx.v6_to_v1,
                  lambda f: uuidx.uuid3(f, "x"), lambda f: uuidx.uuid5(f, "x"),
-                 lambda f: uuidx.uuid8_name(f, "x")]
+                 lambda f: uuidx.uuid8_name(f, "x"),
+                 lambda f: uuidx.encode(f, "base58"), lambda f: uuidx.typeid("x", f)]
         for call in calls:
             for value in (0, 5, -1, 1 << 200):
                 try:
@@ -377,6 +380,9 @@ def test_messages_never_echo_a_huge_value(huge: object) -> None:
         lambda: uuidx.to_str(huge),  # type: ignore[arg-type]
         lambda: uuidx.uuid5(huge, "x"),  # type: ignore[arg-type]
         lambda: uuidx.uuid4_many(huge),  # type: ignore[arg-type]
+        lambda: uuidx.encode(huge, "hex"),  # type: ignore[arg-type]
+        lambda: uuidx.decode(huge, "base58"),  # type: ignore[arg-type]
+        lambda: uuidx.parse_typeid(huge),  # type: ignore[arg-type]
     ]
     for call in calls:
         with pytest.raises((TypeError, ValueError, MemoryError)) as info:

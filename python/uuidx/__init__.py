@@ -8,8 +8,9 @@ psycopg and orjson treat them as they always have.
 
 Beyond the stdlib: :func:`parse` (strict RFC 9562 §4 parsing), :mod:`uuidx.layout` (field
 constructors and decomposition for every version), :func:`uuid8_name` (name-based version 8),
-:func:`timestamp_ns` and :func:`to_datetime`, :func:`v1_to_v6` / :func:`v6_to_v1`, and
-:func:`process_node`.
+:func:`timestamp_ns` and :func:`to_datetime`, :func:`v1_to_v6` / :func:`v6_to_v1`,
+:func:`process_node`, compact text forms (:func:`encode` / :func:`decode`: base32, ULID,
+base32hex, base58, base62, base64url) and TypeIDs (:func:`typeid` / :func:`parse_typeid`).
 """
 
 from __future__ import annotations
@@ -38,11 +39,15 @@ from ._core import (
     V6Generator,
     V7Generator,
     NamespaceTypeError,
+    decode,
+    encode,
     mask_v7,
     parse,
+    parse_typeid,
     process_node,
     timestamp_ns,
     to_str,
+    typeid,
     uuid1,
     uuid3,
     uuid4,
@@ -83,6 +88,8 @@ __all__ = [
     "V7Generator",
     "NamespaceTypeError",
     "SafeUUID",
+    "decode",
+    "encode",
     "getnode",
     "layout",
     "main",
@@ -90,10 +97,12 @@ __all__ = [
     "max_uuid7",
     "min_uuid7",
     "parse",
+    "parse_typeid",
     "process_node",
     "timestamp_ns",
     "to_datetime",
     "to_str",
+    "typeid",
     "uuid1",
     "uuid3",
     "uuid4",

@@ -16,6 +16,10 @@ __all__ = [
     "uuid7_str",
     "uuid4_str",
     "to_str",
+    "encode",
+    "decode",
+    "typeid",
+    "parse_typeid",
     "ClockError",
     "ClockRollbackError",
     "NamespaceTypeError",
@@ -65,6 +69,19 @@ _Clock = Callable[[], int]
 _Random = Union[Callable[[int], Buffer], int]
 """``random(n)`` returns ``n`` random bytes; an int is a seed for a reproducible stream."""
 _V7Method = Literal["submillisecond", "counter", "monotonic_random", "cpython"]
+_Form = Literal[
+    "hex",
+    "hyphenated",
+    "urn",
+    "braced",
+    "base32",
+    "ulid",
+    "base32hex",
+    "base58",
+    "base62",
+    "base64url",
+]
+"""The names of the text encodings of :func:`encode` and :func:`decode`."""
 
 class ClockError(RuntimeError):
     """The clock cannot give a time-based UUID a timestamp: it reads before 1970, or (the
@@ -116,6 +133,88 @@ def uuid4_str_many(n: int) -> list[str]: ...
 def uuid7_str_many(n: int) -> list[str]: ...
 def uuid4_bytes(n: int) -> bytes: ...
 def uuid7_bytes(n: int) -> bytes: ...
+def encode(u: UUID, form: _Form) -> str:
+    """``u`` as text in the encoding ``form``.
+
+    Args:
+        u: A ``uuid.UUID`` (a subclass or look-alike is read through its ``.int``).
+        form: ``"hex"``, ``"hyphenated"``, ``"urn"`` or ``"braced"`` (RFC 9562 §4);
+            ``"base32"`` (Crockford's base32 of ``u.int``, lower case: a TypeID suffix) or
+            ``"ulid"`` (the same digits in upper case: the ULID text form); ``"base32hex"``
+            (RFC 4648 §7, the 16 octets, upper case, unpadded); ``"base58"`` (Bitcoin
+            alphabet) or ``"base62"`` (``0-9A-Za-z``) of ``u.int``; ``"base64url"``
+            (RFC 4648 §5, the 16 octets, unpadded). Every form has a fixed length, and all
+            but ``base64url`` sort as the UUIDs do.
+
+    Returns:
+        The text, ASCII.
+
+    Raises:
+        TypeError: ``u`` is not a ``uuid.UUID`` or ``form`` not a str.
+        ValueError: ``form`` is not one of the names above.
+    """
+
+def decode(s: str, form: _Form) -> UUID:
+    """The UUID written in ``s`` in the encoding ``form`` (see :func:`encode`).
+
+    Exactly the form's fixed length, nothing around it. ``hex``, ``hyphenated``, ``urn`` and
+    ``braced`` read hex digits in either case (and the URN prefix in any case); ``base32``
+    reads Crockford's base32 in either case with his aliases (``I``, ``L`` for 1, ``O`` for
+    0); ``ulid`` reads either case without aliases (the ULID specification); ``base32hex``
+    reads either case; ``base58``, ``base62`` and ``base64url`` are case-sensitive.
+
+    Args:
+        s: The text.
+        form: The encoding's name, as for :func:`encode`.
+
+    Returns:
+        An exact ``uuid.UUID``.
+
+    Raises:
+        TypeError: ``s`` or ``form`` is not a str.
+        ValueError: ``form`` is unknown, or ``s`` is not a UUID in that form: the message
+            names ``s`` (shortened) and the first problem (length, or the character and its
+            position, or a value above 2**128 - 1, or non-zero bits after the 128th).
+    """
+
+def typeid(prefix: str, u: UUID) -> str:
+    """The TypeID of ``u`` with type ``prefix`` (jetify-com/typeid, specification v0.3).
+
+    ``prefix_`` followed by the 26-character ``base32`` form of ``u``, or that form alone for
+    an empty prefix.
+
+    Args:
+        prefix: At most 63 lowercase ASCII letters and underscores, not starting or ending
+            with an underscore; may be empty.
+        u: A ``uuid.UUID`` (any version; the specification recommends v7).
+
+    Returns:
+        The TypeID, such as ``"user_01h455vb4pex5vsknk084sn02q"``.
+
+    Raises:
+        TypeError: ``prefix`` is not a str or ``u`` not a ``uuid.UUID``.
+        ValueError: the prefix breaks the rules (the message names it and the position).
+    """
+
+def parse_typeid(s: str) -> tuple[str, UUID]:
+    """The prefix and UUID of a TypeID (jetify-com/typeid, specification v0.3).
+
+    The TypeID splits at its last underscore; the suffix must be 26 lower case Crockford
+    base32 digits of at most 128 bits (no aliases, no upper case), the prefix as for
+    :func:`typeid`. Without an underscore the text is the suffix alone and the prefix ``""``.
+
+    Args:
+        s: The TypeID.
+
+    Returns:
+        ``(prefix, uuid)``, ``uuid`` an exact ``uuid.UUID``.
+
+    Raises:
+        TypeError: ``s`` is not a str.
+        ValueError: ``s`` is not a TypeID: the message names it (shortened) and the first
+            problem with its position.
+    """
+
 def _after_fork_in_child() -> None: ...
 def _deterministic_install(seed: Buffer, start_ns: int, step_ns: int) -> int: ...
 def _deterministic_uninstall(token: int) -> bool: ...

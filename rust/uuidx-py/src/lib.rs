@@ -9,6 +9,7 @@
 
 mod bulk;
 mod convert;
+mod encodings;
 mod errors;
 #[allow(unsafe_code)]
 mod exact;
@@ -459,6 +460,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NamespaceTypeError", convert::namespace_error_type(py)?)?;
     generators::register(m)?;
     bulk::register(m)?;
+    encodings::register(m)?;
     // Resolve uuid.UUID now, so that a broken environment fails at import, not mid-request.
     exact::UuidType::get(py)?;
     Ok(())
