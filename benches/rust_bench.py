@@ -4,6 +4,11 @@
 which reads criterion's ``target/criterion/**/new/estimates.json`` and replaces the README
 section between the ``rust-bench`` markers with a table, so that the figures there always come
 from a run anyone can repeat. ``--no-run`` only rewrites the table from the last results.
+
+The comparison with the ``uuid`` crate (the ``vs/*`` groups: uuidx and the crate, one after
+the other, per operation) runs ``--vs-runs`` times, 3 by default; each row reports the median
+over runs of the ratio measured within a run, so one noisy stretch of the machine does not
+decide it.
 """
 
 from __future__ import annotations
@@ -11,11 +16,13 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
 
+from harness import replace_section
 from machine import describe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,8 +50,27 @@ SINGLE = [
     ("name/v8_shake_128", "name-based v8, SHAKE128"),
     ("name/v8_shake_256", "name-based v8, SHAKE256"),
 ]
+#: (criterion group, label, target ratio) of the comparison with the `uuid` crate.
+VERSUS = [
+    ("vs_v4", "v4", 1.0),
+    ("vs_parse_hyphenated", "parse, hyphenated", 1.0),
+    ("vs_parse_simple", "parse, 32 hex digits", 1.0),
+    ("vs_parse_braced", "parse, braced", 1.0),
+    ("vs_parse_urn", "parse, URN", 1.0),
+    ("vs_format_hyphenated", "format, hyphenated", 1.0),
+    ("vs_v1", "v1", 1.0),
+    ("vs_v6", "v6", 1.0),
+    ("vs_v7", "v7", 0.8),
+]
 THREADS = [1, 2, 4]
 PER_THREAD = 1000  # UUIDs per thread per iteration in the contention bench
+#: The version of the `uuid` crate the benches compare with (from Cargo.lock).
+UUID_CRATE = next(
+    (block.split('version = "')[1].split('"')[0]
+     for block in (ROOT / "Cargo.lock").read_text().split("[[package]]")
+     if 'name = "uuid"' in block),
+    "?",
+)  # fmt: skip
 
 
 def median_ns(bench_id: str) -> Optional[float]:
@@ -91,29 +117,55 @@ def table() -> list[str]:
     return lines
 
 
-def update_readme(lines: list[str]) -> None:
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    if START not in text or END not in text:
-        raise SystemExit(f"{readme} has no rust-bench markers")
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(head + START + "\n" + "\n".join(lines) + "\n" + END + tail, encoding="utf-8")
+def cargo_bench(*filters: str) -> None:
+    subprocess.run(
+        ["cargo", "bench", "-p", "uuidx-core", "--bench", "core", "--",
+         "--warm-up-time", "1", "--measurement-time", "3", *filters],
+        cwd=ROOT, check=True,
+    )  # fmt: skip
+
+
+def versus(runs: int) -> list[str]:
+    """The table beside the `uuid` crate: medians over `runs` runs of the per-run ratio."""
+    ratios: dict[str, list[float]] = {group: [] for group, _, _ in VERSUS}
+    times: dict[str, list[tuple[float, float]]] = {group: [] for group, _, _ in VERSUS}
+    for run in range(runs):
+        if run:  # run 0 reads the full bench that main() ran
+            cargo_bench("^vs/")
+        for group, _, _ in VERSUS:
+            ours, theirs = median_ns(f"{group}/uuidx"), median_ns(f"{group}/uuid")
+            if ours is not None and theirs is not None:
+                ratios[group].append(ours / theirs)
+                times[group].append((ours, theirs))
+    lines = [
+        "",
+        f"Beside the `uuid` crate {UUID_CRATE} (a dev-dependency of the benches only; "
+        f"`vs/*` groups, median of {runs} runs of the ratio within a run):",
+        "",
+        "| operation | uuidx ns | `uuid` ns | uuidx ÷ `uuid` | target |",
+        "|:---|---:|---:|---:|---:|",
+    ]
+    for group, label, target in VERSUS:
+        if not ratios[group]:
+            continue
+        ours = statistics.median(t[0] for t in times[group])
+        theirs = statistics.median(t[1] for t in times[group])
+        lines.append(f"| {label} | {fmt(ours)} | {fmt(theirs)} | "
+                     f"{statistics.median(ratios[group]):.2f}× | ≤ {target}× |")  # fmt: skip
+    return lines
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--no-run", action="store_true", help="only rewrite the README table")
+    parser.add_argument("--vs-runs", type=int, default=3)
     args = parser.parse_args(argv)
     if not args.no_run:
-        subprocess.run(
-            ["cargo", "bench", "-p", "uuidx-core", "--bench", "core", "--",
-             "--warm-up-time", "1", "--measurement-time", "3"],
-            cwd=ROOT, check=True,
-        )
-    lines = table()
+        cargo_bench()
+    lines = table() + versus(1 if args.no_run else args.vs_runs)
     print("\n".join(lines))
-    update_readme(lines)
+    if not replace_section(ROOT / "README.md", START, END, lines):
+        raise SystemExit("README.md has no rust-bench markers")
     return 0
 
 
