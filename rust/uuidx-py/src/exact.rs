@@ -444,8 +444,14 @@ mod digits {
                 return Some(Err(PyErr::fetch(py)));
             }
             let out = obj.cast::<u8>().add(DIGITS_AT).cast::<u32>();
-            for (i, &digit) in digits.iter().take(usize::from(count)).enumerate() {
-                *out.add(i) = digit as u32;
+            *out = digits[0] as u32;
+            *out.add(1) = digits[1] as u32;
+            *out.add(2) = digits[2] as u32;
+            if count >= 4 {
+                *out.add(3) = digits[3] as u32;
+            }
+            if count == 5 {
+                *out.add(4) = digits[4] as u32;
             }
             Some(Ok(Bound::from_owned_ptr(py, obj)))
         }
