@@ -33,6 +33,7 @@ from uuid import (
 )
 
 from . import _core, layout
+from ._core import __version__ as __version__
 from ._core import (
     ClockRollbackError,
     V1Generator,

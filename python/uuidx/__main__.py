@@ -56,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m uuidx", description="Generate or inspect RFC 9562 UUIDs."
     )
+    parser.add_argument("--version", action="version", version=f"uuidx {uuidx.__version__}")
     sub = parser.add_subparsers(dest="command")
     gen = sub.add_parser("gen", help="generate UUIDs (the default command)")
     gen.add_argument(
@@ -164,7 +165,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "gen")
     args = parser.parse_args(argv)
     if args.command == "inspect":

@@ -310,6 +310,7 @@ fn _uses_slot_stores(py: Python<'_>) -> PyResult<bool> {
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(uuid1, m)?)?;
     m.add_function(wrap_pyfunction!(uuid3, m)?)?;
     m.add_function(wrap_pyfunction!(uuid4, m)?)?;
