@@ -1,34 +1,53 @@
-# uuidx: `make help` lists the targets. Everything installs into .venv by itself.
+# uuidx: `make help` lists the targets. Everything installs into .venv/ by itself.
 SHELL := /bin/bash
 PYTHON ?= python3
-VENV := .venv
+# The interpreter itself (a pyenv shim resolved; a python3.X that pyenv has but does not select
+# found under $(pyenv root)/versions), and one virtualenv per interpreter, .venv/<impl><X.Y>[t]
+# (.venv/cpython3.12, ...): `make test` and `make test PYTHON=python3.12` never share one.
+PYTHON_EXE := $(shell ci/find-python $(PYTHON))
+VENV_TAG := $(if $(PYTHON_EXE),$(shell $(PYTHON_EXE) ci/venv_tag.py))
+VENV ?= .venv/$(or $(VENV_TAG),no-python)
 BIN := $(VENV)/bin
+# Cargo profile of the test builds (maturin develop): release without fat LTO, see Cargo.toml.
+# Wheels (make build, make wheels) and benchmarks keep [profile.release] (fat LTO).
+DEV_PROFILE ?= fast
 DEPS := $(VENV)/.deps-installed
 BENCH_VENV := benches/.venv
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-python postgres lint demo bench bench-rust clean
+.PHONY: help dev build test test-rust test-python postgres lint lint-free-threaded demo bench bench-rust \
+	test-matrix wheels test-wheels clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 $(DEPS): requirements-dev.txt
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@test -n "$(VENV_TAG)" || { echo "no interpreter for PYTHON=$(PYTHON) (make ... PYTHON=/path/to/python3.X)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON_EXE) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements-dev.txt
 	touch $@
 
-dev: $(DEPS) ## Create .venv and build uuidx into it (release mode)
-	$(BIN)/maturin develop --release -q
+dev: $(DEPS) ## Create .venv/<python> and build uuidx into it (cargo profile fast)
+	VIRTUAL_ENV=$(CURDIR)/$(VENV) $(BIN)/maturin develop --profile $(DEV_PROFILE) -q
 
-build: $(DEPS) ## Build a release wheel into dist/
+build: $(DEPS) ## Build a release wheel for PYTHON into dist/
 	$(BIN)/maturin build --release -o dist
+
+wheels: ## manylinux2014 x86_64 wheels for CPython 3.9-3.15 (release, stripped) + sdist into dist/, checked
+	ci/build-wheels $(PYTHON)
+
+test-wheels: ## Install each wheel in dist/ (and the sdist) into a clean venv of its interpreter; run the suite
+	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels
+
+test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here
+	$(PYTHON_EXE) ci/matrix.py test-matrix
 
 test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest
 
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
-	$(CARGO) test -p uuidx-core --release
+	$(CARGO) test -p uuidx-core
 
 test-python: dev postgres ## pytest over tests/ (with a throwaway PostgreSQL server)
 	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q
@@ -43,23 +62,32 @@ postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root
 		echo 0 > $(VENV)/.postgres; \
 	fi
 
-lint: $(DEPS) ## clippy -D warnings, cargo fmt --check, mypy --strict, stubtest
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+$(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
+	$(BIN)/python -m pip install -q -r ci/requirements-lint.txt
+	touch $@
+
+lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy, fmt, mypy --strict, stubtest, workflow schema, tests/data
+	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) fmt --all -- --check
 	$(BIN)/python -m mypy
 	$(BIN)/python -m mypy.stubtest uuidx._core
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	ci/check-spec-data
+
+lint-free-threaded: ## clippy -D warnings on the bindings for free-threaded 3.14t (compile check only)
+	CARGO=$(CARGO) ci/check-free-threaded
 
 demo: dev ## Build, then generate, parse and inspect UUIDs
 	$(BIN)/python examples/demo.py
 
 bench: dev ## Side-by-side benchmarks against the stdlib and peers (benches/.venv)
-	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	test -x $(BENCH_VENV)/bin/python || $(PYTHON_EXE) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install -q -r benches/requirements.txt
 	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BIN)/maturin develop --release -q
 	$(BENCH_VENV)/bin/python benches/bench.py
 
 bench-rust: ## Rust core benchmarks (criterion); rewrites the README's Rust table
-	$(PYTHON) benches/rust_bench.py
+	$(PYTHON_EXE) benches/rust_bench.py
 
 clean: ## Remove build products and virtualenvs
-	rm -rf target dist $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .hypothesis
+	rm -rf target dist .venv $(BENCH_VENV) .pytest_cache .mypy_cache .hypothesis
