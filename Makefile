@@ -17,7 +17,7 @@ CARGO ?= cargo
 
 .DEFAULT_GOAL := help
 .PHONY: help dev build test test-rust test-python postgres lint lint-free-threaded demo bench bench-rust \
-	test-matrix wheels test-wheels clean
+	fuzz test-matrix wheels test-wheels clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -29,8 +29,12 @@ $(DEPS): requirements-dev.txt
 	$(BIN)/python -m pip install -q -r requirements-dev.txt
 	touch $@
 
+# maturin develop into this interpreter's virtualenv (named explicitly: maturin would otherwise
+# look for ./.venv itself).
+DEVELOP = VIRTUAL_ENV=$(CURDIR)/$(VENV) $(BIN)/maturin develop -q
+
 dev: $(DEPS) ## Create .venv/<python> and build uuidx into it (cargo profile fast)
-	VIRTUAL_ENV=$(CURDIR)/$(VENV) $(BIN)/maturin develop --profile $(DEV_PROFILE) -q
+	$(DEVELOP) --profile $(DEV_PROFILE)
 
 build: $(DEPS) ## Build a release wheel for PYTHON into dist/
 	$(BIN)/maturin build --release -o dist
@@ -49,8 +53,17 @@ test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt,
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core
 
-test-python: dev postgres ## pytest over tests/ (with a throwaway PostgreSQL server)
-	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q
+PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q -p no:cacheprovider
+
+test-python: dev postgres ## pytest over tests/, three ways: fast path, forced fallback, debug build
+	@echo "== pytest 1/3: optimised build (profile $(DEV_PROFILE)), fast path (exact uuid.UUID by slot stores)"
+	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST)
+	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int)"
+	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST)
+	@echo "== pytest 3/3: a debug build (Rust debug assertions: alignment, overflow)"
+	$(DEVELOP)
+	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST)
+	$(DEVELOP) --profile $(DEV_PROFILE)
 
 postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/test_postgres.py
 	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
@@ -66,9 +79,10 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 	$(BIN)/python -m pip install -q -r ci/requirements-lint.txt
 	touch $@
 
-lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy, fmt, mypy --strict, stubtest, workflow schema, tests/data
+lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy, fmt, doc, mypy --strict, stubtest, workflow schema, tests/data
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) fmt --all -- --check
+	PYO3_PYTHON=$(CURDIR)/$(BIN)/python RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps -q
 	$(BIN)/python -m mypy
 	$(BIN)/python -m mypy.stubtest uuidx._core
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
@@ -88,6 +102,12 @@ bench: dev ## Side-by-side benchmarks against the stdlib and peers (benches/.ven
 
 bench-rust: ## Rust core benchmarks (criterion); rewrites the README's Rust table
 	$(PYTHON_EXE) benches/rust_bench.py
+
+FUZZ_SECONDS ?= 60
+fuzz: ## Fuzz the core parser for FUZZ_SECONDS (cargo-fuzz + libFuzzer; installs cargo-fuzz)
+	command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
+	# RUSTC_BOOTSTRAP: cargo-fuzz passes -Z flags; --sanitizer none keeps to a stable toolchain.
+	cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse --sanitizer none -- -max_total_time=$(FUZZ_SECONDS)
 
 clean: ## Remove build products and virtualenvs
 	rm -rf target dist .venv $(BENCH_VENV) .pytest_cache .mypy_cache .hypothesis

@@ -221,3 +221,68 @@ def test_stdlib_main_mirrors_python_314() -> None:
     assert uuid.UUID(default.stdout.strip()).version == 4
     missing = run_stdlib_main("-u", "uuid3", "-n", "@dns")
     assert missing.returncode == 2 and "requires a namespace and a name" in missing.stderr
+
+
+def test_stdlib_main_bad_namespace_is_a_usage_error_like_python_314() -> None:
+    # 3.14: parser.error(f"{exc}: {args.namespace!r}") for a namespace uuid.UUID() rejects.
+    bad = run_stdlib_main("-u", "uuid5", "-n", "not-a-uuid", "-N", "x")
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert bad.stderr.splitlines()[-1].endswith(
+        "error: badly formed hexadecimal UUID string: 'not-a-uuid'"
+    )
+    assert "Traceback" not in bad.stderr
+
+
+def run_bytes(*args: "str | bytes") -> "subprocess.CompletedProcess[bytes]":
+    return subprocess.run(
+        [sys.executable, "-m", "uuidx", *args], capture_output=True, timeout=60, check=False
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX argv are bytes")
+def test_a_name_that_is_not_utf8_is_hashed_as_the_bytes_given() -> None:
+    import hashlib
+
+    name = b"caf\xe9"  # Latin-1, not UTF-8
+    proc = run_bytes("gen", "-v", "5", "--namespace", "@dns", "--name", name)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b""
+    expected = uuidx.uuid5(uuidx.NAMESPACE_DNS, name)
+    digest = hashlib.sha1(uuid.NAMESPACE_DNS.bytes + name).digest()[:16]
+    assert expected.bytes[:6] == digest[:6]
+    assert proc.stdout.decode().strip() == str(expected)
+    code = "import sys, uuidx; sys.argv[1:] = sys.argv[2:]; uuidx.main()"
+    stdlib_style = subprocess.run(
+        [sys.executable, "-c", code, "prog", "-u", "uuid3", "-n", "@dns", "-N", name],
+        capture_output=True, timeout=60, check=False,
+    )
+    assert stdlib_style.returncode == 0, stdlib_style.stderr
+    assert stdlib_style.stdout.decode().strip() == str(uuidx.uuid3(uuidx.NAMESPACE_DNS, name))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-m", "uuidx", "gen", "-v", "7", "-n", "2000000"],
+        ["-m", "uuidx", "inspect", *["017f22e2-79b0-7cc3-98c4-dc0c0c07398f"] * 5000],
+        ["-c", "import sys, uuidx; sys.argv[1:] = ['-C', '2000000']; uuidx.main()"],
+    ],
+    ids=["gen", "inspect", "stdlib-main"],
+)
+def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
+    """``python -m uuidx ... | head -1``: the reader goes away; no traceback, the status of a
+    Unix tool stopped by SIGPIPE."""
+    proc = subprocess.Popen(
+        [sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    status = proc.wait(timeout=60)
+    assert first.strip()
+    assert err == b"", err.decode()[-2000:]
+    assert status == 141

@@ -37,7 +37,7 @@ def names(message: str, bad: object) -> bool:
     for text), a UUID's str, or for numbers their digits as a whole number."""
     if bad is None:
         return re.search(r"\bNone\b(?!Type)", message) is not None
-    if repr(bad) in message:
+    if repr(bad) in message or uuidx._core._short_repr(bad) in message:
         return True
     if isinstance(bad, str):
         return f'"{bad}"' in message
@@ -127,9 +127,22 @@ def test_parse_non_ascii_reports_the_real_problem(bad: str, fragments: tuple[str
     assert f"found {len(bad)}" not in message or len(bad) not in (32, 36, 38, 45), message
 
 
-def test_parse_lone_surrogate_is_value_error() -> None:
-    with pytest.raises(ValueError):
-        uuidx.parse("f81d4fae-7dec-11d0-a765-00a0c91e6bf\ud800")
+@pytest.mark.parametrize(
+    ("bad", "position"),
+    [
+        ("\ud800", 0),
+        ("f81d4fae-7dec-11d0-a765-00a0c91e6bf\ud800", 35),
+        ("f81d4fae-7dec-11d0-a765-00a0c91e6bf6\udfff", 36),
+        ("{\udbff" + "0" * 36, 1),
+    ],
+)
+def test_parse_lone_surrogate_names_input_and_position(bad: str, position: int) -> None:
+    with pytest.raises(ValueError) as info:
+        uuidx.parse(bad)
+    assert type(info.value) is ValueError  # not the UnicodeEncodeError of a UTF-8 conversion
+    message = str(info.value)
+    assert repr(bad) in message, message
+    assert f"lone surrogate {bad[position]!r} at position {position}" in message, message
 
 
 # --- uuid1 / uuid6 / uuid8 ------------------------------------------------------------------
@@ -608,6 +621,53 @@ def test_gregorian_generator_node_wrong_type(cls: Callable[..., object], node: o
     ],
 )
 def test_bulk_counts_beyond_memory_raise_memory_error(bulk: Callable[[int], object], n: int) -> None:
-    # Never an abort or a PanicException (a BaseException that `except Exception` misses).
-    with pytest.raises(MemoryError):
+    # Never an abort or a PanicException (a BaseException that `except Exception` misses),
+    # and refused before any memory is touched: the message names the count.
+    with pytest.raises(MemoryError, match=f"cannot make {n} UUIDs"):
         bulk(n)
+
+
+def test_bulk_count_beyond_2_pow_64_is_memory_error() -> None:
+    with pytest.raises(MemoryError, match="cannot make"):
+        uuidx.uuid4_bytes(1 << 64)
+
+
+MIMALLOC_SCRIPT = """
+import uuidx
+for name in ("uuid4_bytes", "uuid7_bytes", "uuid4_many", "uuid7_many", "uuid4_str_many",
+             "uuid7_str_many"):
+    for n in (10**12, 2**59):
+        try:
+            getattr(uuidx, name)(n)
+        except MemoryError as exc:
+            assert f"cannot make {n} UUIDs" in str(exc), exc
+        else:
+            raise SystemExit(f"{name}({n}) returned")
+try:
+    uuidx.V7Generator().many(10**12)
+except MemoryError:
+    pass
+assert len(uuidx.uuid4_bytes(1000)) == 16000
+print("ok")
+"""
+
+
+def test_bulk_counts_under_mimalloc() -> None:
+    """mimalloc (free-threaded builds' allocator) reserves address space instead of failing:
+    a 16 TB request must be refused by uuidx before it reaches the allocator. Runs in a
+    subprocess with a 2 GB address-space cap, so a regression fails instead of filling RAM."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONMALLOC="mimalloc")
+    probe = subprocess.run([sys.executable, "-c", "pass"], env=env, capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip(f"this interpreter has no mimalloc (CPython 3.13+): {probe.stderr[-200:]!r}")
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))\n"
+    proc = subprocess.run(
+        [sys.executable, "-c", limit + MIMALLOC_SCRIPT],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "ok"

@@ -164,6 +164,27 @@ def test_uuid8_without_arguments_is_random() -> None:
     assert all(u.version == 8 and u.variant == uuid.RFC_4122 for u in values)
 
 
+#: Bit positions of a v8 UUID that are not version or variant: custom_c, custom_b, custom_a.
+RANDOM_BITS_V8 = [*range(0, 62), *range(64, 76), *range(80, 128)]
+
+
+def test_uuid8_has_122_independent_random_bits() -> None:
+    """Every free bit varies, and no two of them move together (bits cut twice from one draw
+    would agree, or disagree, on every UUID). With 2000 UUIDs, two independent bits agree on
+    all of them with probability 2**-2000."""
+    draws = [uuidx.uuid8().int for _ in range(2000)]
+    columns = {p: sum(((v >> p) & 1) << i for i, v in enumerate(draws)) for p in RANDOM_BITS_V8}
+    everything = (1 << len(draws)) - 1
+    assert len(RANDOM_BITS_V8) == 122
+    for p, column in columns.items():
+        assert column not in (0, everything), f"bit {p} is constant"
+    seen: dict[int, int] = {}
+    for p, column in columns.items():
+        key = min(column, column ^ everything)  # a bit and its complement move together
+        assert key not in seen, f"bits {seen.get(key)} and {p} move together"
+        seen[key] = p
+
+
 @settings(max_examples=300)
 @given(st.one_of(st.none(), any_ints), st.one_of(st.none(), any_ints))
 def test_uuid6_masks_like_python_314(node: Optional[int], clock_seq: Optional[int]) -> None:
@@ -260,11 +281,12 @@ GENERATORS: list[tuple[str, Callable[[], object]]] = [
 def test_every_generator_returns_exact_stdlib_uuid(make: Callable[[], object]) -> None:
     u = make()
     assert type(u) is uuid.UUID
-    assert isinstance(u, uuid.UUID)
     assert u.is_safe is uuid.SafeUUID.unknown
     assert type(u.int) is int
-    assert u == uuid.UUID(int=u.int)
-    assert u == uuid.UUID(str(u))
+    # The stdlib's str() of the object and uuidx's Rust formatting agree, and each parser
+    # reads the other's text back to an equal object.
+    assert str(u) == uuidx.to_str(u)
+    assert uuidx.parse(str(u)) == u == uuid.UUID(uuidx.to_str(u))
 
 
 # --- parse against uuid.UUID(str) -------------------------------------------------------------

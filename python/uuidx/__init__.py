@@ -35,6 +35,7 @@ from uuid import (
 from . import _core, layout
 from ._core import __version__ as __version__
 from ._core import (
+    ClockError,
     ClockRollbackError,
     V1Generator,
     V6Generator,
@@ -76,6 +77,7 @@ __all__ = [
     "RESERVED_NCS",
     "RFC_4122",
     "UUID",
+    "ClockError",
     "ClockRollbackError",
     "V1Generator",
     "V6Generator",
@@ -164,7 +166,8 @@ def _unix_ns(t: Instant) -> int:
     if isinstance(t, _dt.datetime):
         if t.tzinfo is None or t.utcoffset() is None:
             raise ValueError(
-                f"naive datetime {t!r}: give a tzinfo (datetime.timezone.utc for UTC)"
+                f"naive datetime {_core._short_repr(t)}: "
+                "give a tzinfo (datetime.timezone.utc for UTC)"
             )
         delta = t - _EPOCH
         return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
@@ -172,7 +175,7 @@ def _unix_ns(t: Instant) -> int:
         return t
     raise TypeError(
         f"time must be an aware datetime or an int of nanoseconds since 1970, "
-        f"got {type(t).__name__}: {t!r}"
+        f"got {type(t).__name__}: {_core._short_repr(t)}"
     )
 
 
@@ -227,7 +230,9 @@ def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, U
     lo = _unix_ns(start)
     hi = lo if end is None else _unix_ns(end)
     if hi < lo:
-        raise ValueError(f"end {end!r} is before start {start!r}")
+        raise ValueError(
+            f"end {_core._short_repr(end)} is before start {_core._short_repr(start)}"
+        )
     return _core.min_uuid7_ns(lo), _core.max_uuid7_ns(hi)
 
 

@@ -12,8 +12,9 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence, Union
 from uuid import UUID
 
 import uuidx
@@ -32,6 +33,39 @@ _FORMATS: dict[str, Callable[[UUID], str]] = {
     "braced": lambda u: "{" + str(u) + "}",
     "upper": lambda u: str(u).upper(),
 }
+
+
+def _name(text: str) -> Union[str, bytes]:
+    """A name from the command line: the text, or, when it is not valid UTF-8 (the shell
+    passed bytes that Python decoded with surrogate escapes), the bytes as given."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text)
+    return text
+
+
+def _write_lines(lines: Iterable[str]) -> None:
+    """Writes ``lines`` to standard output in batches, so that any count streams in constant
+    memory. A reader that closes the pipe (``| head``) ends the program quietly, with the
+    status a Unix tool killed by SIGPIPE has (141)."""
+    out = sys.stdout
+    batch: list[str] = []
+    try:
+        for line in lines:
+            batch.append(line)
+            if len(batch) == 1024:
+                out.write("\n".join(batch) + "\n")
+                batch.clear()
+        if batch:
+            out.write("\n".join(batch) + "\n")
+        out.flush()
+    except BrokenPipeError:
+        # Python flushes stdout again at exit; point it at /dev/null so that flush is silent.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        os.close(devnull)
+        raise SystemExit(141) from None
 
 
 def _namespace(text: str) -> UUID:
@@ -68,7 +102,10 @@ def _parser() -> argparse.ArgumentParser:
         "--namespace", type=_namespace, default=None,
         help="namespace for v3/v5/v8: a UUID or @dns, @url, @oid, @x500",
     )
-    gen.add_argument("--name", default=None, help="name for v3/v5/v8 (UTF-8)")
+    gen.add_argument(
+        "--name", default=None, type=_name,
+        help="name for v3/v5/v8 (UTF-8; other bytes are hashed as given)",
+    )
     gen.add_argument(
         "--algorithm", default="sha256", choices=_ALGORITHMS,
         help="hash for name-based v8 (default sha256)",
@@ -89,7 +126,7 @@ def _generator(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Cal
         if args.namespace is None or args.name is None:
             parser.error(f"version {version} needs both --namespace and --name")
         ns: UUID = args.namespace
-        name: str = args.name
+        name: Union[str, bytes] = args.name
         if version == 3:
             return lambda: uuidx.uuid3(ns, name)
         if version == 5:
@@ -129,21 +166,34 @@ def describe(u: UUID) -> list[str]:
 
 def stdlib_main(argv: Optional[Sequence[str]] = None) -> None:
     """Python 3.14's ``uuid.main()``: ``-u/--uuid uuid1..uuid8``, ``-n/--namespace``,
-    ``-N/--name`` (for uuid3 and uuid5), ``-C/--count``; prints the UUIDs, one per line."""
+    ``-N/--name`` (for uuid3 and uuid5), ``-C/--count``; prints the UUIDs, one per line.
+
+    The same options, help, output and usage errors (status 2) as 3.14's; in addition a name
+    that is not valid UTF-8 is hashed as the bytes given instead of failing with a traceback,
+    and a closed pipe ends quietly."""
     funcs: dict[str, Callable[..., UUID]] = {
         "uuid1": uuidx.uuid1, "uuid3": uuidx.uuid3, "uuid4": uuidx.uuid4, "uuid5": uuidx.uuid5,
         "uuid6": uuidx.uuid6, "uuid7": uuidx.uuid7, "uuid8": uuidx.uuid8,
     }
-    parser = argparse.ArgumentParser(
-        description="Generate a UUID using the selected UUID function."
-    )
-    parser.add_argument("-u", "--uuid", choices=list(funcs), default="uuid4",
-                        help="function to generate the UUID (default: uuid4)")
+    options: dict[str, object] = {
+        "formatter_class": argparse.ArgumentDefaultsHelpFormatter,
+        "description": "Generate a UUID using the selected UUID function.",
+    }
+    if sys.version_info >= (3, 14):
+        options["color"] = True
+    parser = argparse.ArgumentParser(**options)  # type: ignore[arg-type]
+    parser.add_argument("-u", "--uuid", choices=funcs.keys(), default="uuid4",
+                        help="function to generate the UUID")
     parser.add_argument("-n", "--namespace",
-                        help="a UUID, or @dns, @url, @oid or @x500; required for uuid3/uuid5")
-    parser.add_argument("-N", "--name", help="the name; required for uuid3/uuid5")
+                        metavar=f"{{any UUID,{','.join(_NAMESPACES)}}}",
+                        help="uuid3/uuid5 only: "
+                        "a UUID, or a well-known predefined UUID addressed "
+                        "by namespace name")
+    parser.add_argument("-N", "--name",
+                        help="uuid3/uuid5 only: "
+                        "name used as part of generating the UUID")
     parser.add_argument("-C", "--count", metavar="NUM", type=int, default=1,
-                        help="generate NUM fresh UUIDs (default 1)")
+                        help="generate NUM fresh UUIDs")
     args = parser.parse_args(argv)
     func = funcs[args.uuid]
     if args.uuid in ("uuid3", "uuid5"):
@@ -153,12 +203,17 @@ def stdlib_main(argv: Optional[Sequence[str]] = None) -> None:
                 f"{args.uuid} requires a namespace and a name. "
                 "Run 'python -m uuid -h' for more information."
             )
-        namespace = _NAMESPACES.get(args.namespace) or UUID(args.namespace)
-        for _ in range(args.count):
-            print(func(namespace, args.name))
+        if args.namespace in _NAMESPACES:
+            namespace = _NAMESPACES[args.namespace]
+        else:
+            try:
+                namespace = UUID(args.namespace)
+            except ValueError as exc:
+                parser.error(f"{exc}: {args.namespace!r}")
+        name = _name(args.name)
+        _write_lines(str(func(namespace, name)) for _ in range(args.count))
     else:
-        for _ in range(args.count):
-            print(func())
+        _write_lines(str(func()) for _ in range(args.count))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -169,13 +224,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         argv.insert(0, "gen")
     args = parser.parse_args(argv)
     if args.command == "inspect":
-        print("\n\n".join("\n".join(describe(u)) for u in args.uuids))
+        _write_lines(
+            ("\n" if i else "") + "\n".join(describe(u)) for i, u in enumerate(args.uuids)
+        )
         return 0
     if args.count < 0:
         parser.error(f"--count must be 0 or more, got {args.count}")
     make = _generator(args, parser)
     fmt = _FORMATS[args.format]
-    sys.stdout.write("".join(fmt(make()) + "\n" for _ in range(args.count)))
+    _write_lines(fmt(make()) for _ in range(args.count))
     return 0
 
 

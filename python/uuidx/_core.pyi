@@ -17,12 +17,15 @@ __all__ = [
     "uuid7_str",
     "uuid4_str",
     "to_str",
+    "ClockError",
     "ClockRollbackError",
     "NamespaceTypeError",
     "V1Generator",
     "V6Generator",
     "V7Generator",
     "_after_fork_in_child",
+    "_debug_build",
+    "_short_repr",
     "_uses_slot_stores",
     "fields",
     "layout_v1",
@@ -54,7 +57,14 @@ __version__: str  # the crate's version (CARGO_PKG_VERSION), as in the dist meta
 _Name = Union[str, bytes, bytearray, memoryview, Buffer]
 _Int = SupportsIndex
 
-class ClockRollbackError(RuntimeError): ...
+class ClockError(RuntimeError):
+    """The clock cannot give a time-based UUID a timestamp: it reads before 1970, or (the
+    subclass ClockRollbackError) it went back further than a generator allows."""
+
+class ClockRollbackError(ClockError):
+    """The clock went back further than a generator's rollback allowance and its policy is
+    'error'."""
+
 class NamespaceTypeError(TypeError, AttributeError): ...
 
 def uuid1(node: Optional[_Int] = None, clock_seq: Optional[_Int] = None) -> UUID: ...
@@ -99,6 +109,8 @@ def uuid4_bytes(n: int) -> bytes: ...
 def uuid7_bytes(n: int) -> bytes: ...
 def _after_fork_in_child() -> None: ...
 def _uses_slot_stores() -> bool: ...
+def _short_repr(obj: object) -> str: ...
+def _debug_build() -> bool: ...
 
 @final
 class V7Generator:

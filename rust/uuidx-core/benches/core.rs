@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use uuidx_core::clock::{Clock as _, SystemClock};
 use uuidx_core::generator::{RollbackPolicy, V7Generator, V7Method, GLOBAL_V7};
 use uuidx_core::name::{self, Algorithm};
-use uuidx_core::random::{RandomSource as _, ThreadRandom};
+use uuidx_core::random::ThreadRandom;
 use uuidx_core::{format, layout, parse, Uuid};
 
 const HYPHENATED: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
@@ -111,8 +111,8 @@ impl MutexV7 {
     }
 
     fn generate(&self) -> Uuid {
-        let now_ms = SystemClock.now_unix_ns() / 1_000_000;
-        let entropy = ThreadRandom.next_u128();
+        let now_ms = SystemClock.now_unix_ns().unwrap_or(0) / 1_000_000;
+        let entropy = ThreadRandom.u128();
         let seed = (entropy >> 64) as u64 & ((1 << (Self::COUNTER_BITS - 1)) - 1);
         let (ms, counter) = {
             let mut state = self.state.lock().unwrap();

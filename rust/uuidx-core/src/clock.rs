@@ -2,15 +2,24 @@
 //!
 //! Generators take their time through the [`Clock`] trait so that tests can drive them with a
 //! [`ManualClock`]: clock rollback, counter overflow and the RFC vectors become deterministic.
+//! A reading is fallible: a clock set before 1970 is reported
+//! ([`crate::ErrorKind::ClockBeforeEpoch`]) rather than turned into UUIDs that claim 1970, and a
+//! caller-supplied clock may fail with an error of its own ([`crate::ErrorKind::External`]).
 
 use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::{Error, ErrorKind, Result};
+
 /// A source of wall-clock time.
 pub trait Clock: Send + Sync {
-    /// Nanoseconds since the Unix epoch, 1970-01-01 00:00:00 UTC (0 for any earlier time).
-    fn now_unix_ns(&self) -> u64;
+    /// Nanoseconds since the Unix epoch, 1970-01-01 00:00:00 UTC.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ClockBeforeEpoch`] for a reading before 1970; whatever a caller-supplied
+    /// clock reports.
+    fn now_unix_ns(&self) -> Result<u64>;
 }
 
 /// The system's real-time clock (`CLOCK_REALTIME` on Unix), the clock Python's `time.time_ns()`
@@ -20,10 +29,32 @@ pub struct SystemClock;
 
 impl Clock for SystemClock {
     #[inline]
-    fn now_unix_ns(&self) -> u64 {
-        SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| {
-            d.as_secs() * 1_000_000_000 + u64::from(d.subsec_nanos())
-        })
+    fn now_unix_ns(&self) -> Result<u64> {
+        unix_ns(SystemTime::now())
+    }
+}
+
+/// Nanoseconds since the Unix epoch of `t`.
+///
+/// # Errors
+/// [`ErrorKind::ClockBeforeEpoch`] before 1970.
+///
+/// # Examples
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use uuidx_core::clock::unix_ns;
+/// assert_eq!(unix_ns(UNIX_EPOCH + Duration::from_nanos(5)).unwrap(), 5);
+/// assert!(unix_ns(UNIX_EPOCH - Duration::from_secs(1)).is_err());
+/// ```
+#[inline]
+pub fn unix_ns(t: SystemTime) -> Result<u64> {
+    match t.duration_since(UNIX_EPOCH) {
+        // u64 nanoseconds last until the year 2554, past every layout but v7's 10889;
+        // saturating keeps a clock beyond that an error of the layout, not a wrap.
+        Ok(d) => Ok(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
+        Err(before) => Err(Error::new(ErrorKind::ClockBeforeEpoch {
+            before_ns: u64::try_from(before.duration().as_nanos()).unwrap_or(u64::MAX),
+        })),
     }
 }
 
@@ -34,7 +65,7 @@ impl Clock for SystemClock {
 /// use uuidx_core::clock::{Clock, ManualClock};
 /// let clock = ManualClock::new(1_000);
 /// clock.advance(500);
-/// assert_eq!(clock.now_unix_ns(), 1_500);
+/// assert_eq!(clock.now_unix_ns().unwrap(), 1_500);
 /// ```
 #[derive(Debug, Default)]
 pub struct ManualClock(AtomicU64);
@@ -66,21 +97,28 @@ impl ManualClock {
 }
 
 impl Clock for ManualClock {
-    fn now_unix_ns(&self) -> u64 {
-        self.0.load(Ordering::SeqCst)
+    fn now_unix_ns(&self) -> Result<u64> {
+        Ok(self.0.load(Ordering::SeqCst))
     }
 }
 
 impl<C: Clock + ?Sized> Clock for Arc<C> {
     #[inline]
-    fn now_unix_ns(&self) -> u64 {
+    fn now_unix_ns(&self) -> Result<u64> {
         (**self).now_unix_ns()
     }
 }
 
 impl<C: Clock + ?Sized> Clock for &C {
     #[inline]
-    fn now_unix_ns(&self) -> u64 {
+    fn now_unix_ns(&self) -> Result<u64> {
+        (**self).now_unix_ns()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Box<C> {
+    #[inline]
+    fn now_unix_ns(&self) -> Result<u64> {
         (**self).now_unix_ns()
     }
 }
@@ -88,19 +126,36 @@ impl<C: Clock + ?Sized> Clock for &C {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn system_clock_is_after_2020() {
-        assert!(SystemClock.now_unix_ns() > 1_577_836_800_000_000_000);
+        assert!(SystemClock.now_unix_ns().unwrap() > 1_577_836_800_000_000_000);
+    }
+
+    #[test]
+    fn a_clock_before_1970_is_an_error_not_the_epoch() {
+        let err = unix_ns(UNIX_EPOCH - Duration::from_millis(1500)).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::ClockBeforeEpoch {
+                before_ns: 1_500_000_000
+            }
+        );
+        assert!(
+            err.to_string().contains("1500000000 ns before 1970"),
+            "{err}"
+        );
+        assert_eq!(unix_ns(UNIX_EPOCH).unwrap(), 0);
     }
 
     #[test]
     fn manual_clock_moves_both_ways() {
         let c = ManualClock::new(10);
         c.rewind(20);
-        assert_eq!(c.now_unix_ns(), 0);
+        assert_eq!(c.now_unix_ns().unwrap(), 0);
         c.set(5);
         c.advance(1);
-        assert_eq!(Arc::new(c).now_unix_ns(), 6);
+        assert_eq!(Arc::new(c).now_unix_ns().unwrap(), 6);
     }
 }

@@ -4,10 +4,25 @@
 //! added without breaking callers. Every message names the offending value and what was expected.
 
 use core::fmt;
+use std::sync::Arc;
 
 /// Why a UUID operation failed. Inspect it with [`Error::kind`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error(ErrorKind);
+
+/// An error raised by a caller-supplied clock or random source (see [`Error::external`]),
+/// carried through the generators unchanged so that bindings can hand the original back.
+/// Two `External` errors are equal when they wrap the same error object.
+#[derive(Clone, Debug)]
+pub struct External(pub Arc<dyn std::error::Error + Send + Sync>);
+
+impl PartialEq for External {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for External {}
 
 /// The failure cases of this crate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +89,25 @@ pub enum ErrorKind {
         /// The rejected timestamp, as text.
         value: String,
     },
+    /// A clock reading before the Unix epoch, 1970-01-01: a clock that is not set (RFC 9562
+    /// §6.1 leaves "altered or incorrect" clocks to the implementation; uuidx refuses them
+    /// rather than make UUIDs that claim 1970).
+    ClockBeforeEpoch {
+        /// How far before the epoch, in nanoseconds (saturated at `u64::MAX`).
+        before_ns: u64,
+    },
+    /// A bulk request whose result could never fit in this machine's memory.
+    TooLarge {
+        /// The number of UUIDs asked for.
+        count: u64,
+        /// The bytes they would take, at least (saturated at `u64::MAX`).
+        bytes: u64,
+        /// The memory this process can have, in bytes.
+        limit: u64,
+    },
+    /// A caller-supplied clock or random source failed, or returned something unusable; the
+    /// error is its own (see [`Error::external`]).
+    External(External),
 }
 
 /// What exactly was wrong with a UUID string (see [`ErrorKind::Parse`]).
@@ -137,17 +171,36 @@ impl Error {
     pub fn is_clock_rollback(&self) -> bool {
         matches!(self.0, ErrorKind::ClockRollback { .. })
     }
+
+    /// Wraps an error of a caller-supplied clock or random source, to be returned unchanged by
+    /// the generator that called it ([`ErrorKind::External`]).
+    pub fn external(err: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self(ErrorKind::External(External(Arc::new(err))))
+    }
+
+    /// The error of a caller-supplied source carried by [`ErrorKind::External`], if it is one
+    /// of type `E`.
+    pub fn external_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match &self.0 {
+            ErrorKind::External(External(err)) => err.downcast_ref::<E>(),
+            _ => None,
+        }
+    }
 }
 
-/// Shortens long inputs so that error messages stay readable.
+/// Shortens long inputs so that error messages stay readable: at most 64 characters *as
+/// displayed*, counting each escaped character (a control character shows as `\u{5}`) at its
+/// escaped width, so that no input can make a long message.
 pub(crate) fn shorten(input: &str) -> String {
     const MAX: usize = 64;
-    if input.chars().count() <= MAX {
-        input.to_owned()
-    } else {
-        let head: String = input.chars().take(MAX).collect();
-        format!("{head}...")
+    let mut width = 0;
+    for (i, c) in input.char_indices() {
+        width += c.escape_debug().count();
+        if width > MAX {
+            return format!("{}...", &input[..i]);
+        }
     }
+    input.to_owned()
 }
 
 impl fmt::Display for ParseReason {
@@ -216,6 +269,21 @@ impl fmt::Display for Error {
             ErrorKind::TimestampOutOfRange { layout, value } => {
                 write!(f, "timestamp {value} is out of range for {layout}")
             }
+            ErrorKind::ClockBeforeEpoch { before_ns } => write!(
+                f,
+                "the clock reads {before_ns} ns before 1970-01-01 (the Unix epoch): \
+                 time-based UUIDs need a clock that is set"
+            ),
+            ErrorKind::TooLarge {
+                count,
+                bytes,
+                limit,
+            } => write!(
+                f,
+                "cannot make {count} UUIDs: they would take at least {bytes} bytes, \
+                 more than the {limit} bytes of memory this process can have"
+            ),
+            ErrorKind::External(External(err)) => write!(f, "{err}"),
         }
     }
 }
@@ -224,3 +292,21 @@ impl std::error::Error for Error {}
 
 /// Shorthand for results of this crate.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shorten_counts_escaped_width() {
+        assert_eq!(shorten("abc"), "abc");
+        let long = "x".repeat(100);
+        assert_eq!(shorten(&long), format!("{}...", "x".repeat(64)));
+        // Found by fuzzing: 80 control characters made a 500-character message.
+        let controls = "\u{5}".repeat(80);
+        let shown = format!("{:?}", shorten(&controls));
+        assert!(shown.len() < 80, "{shown}");
+        let e = crate::parse::parse(&controls).unwrap_err();
+        assert!(e.to_string().len() < 200, "{e}");
+    }
+}

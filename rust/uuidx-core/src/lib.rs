@@ -6,10 +6,11 @@
 //! - every layout in [`layout`]: v1 (§5.1), v2 DCE Security (§5.2), v3/v5 and name-based v8 in
 //!   [`name`] (§5.3, §5.5, Appendix B.2), v4 (§5.4), v6 (§5.6), v7 (§5.7), v8 (§5.8),
 //!   Nil (§5.9) and Max (§5.10);
-//! - text forms in [`parse`] and [`format`] (§4);
+//! - text forms in [`parse`] and [`format`](mod@format) (§4);
 //! - time bases in [`time`] (§5.1, §5.7);
-//! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`]
-//!   and a [`random::RandomSource`].
+//! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`],
+//!   a [`random::RandomSource`] and a [`fork::ForkSource`];
+//! - the memory bound of bulk requests in [`memory`].
 //!
 //! It has no Python dependency; the `uuidx-py` crate binds it to Python.
 
@@ -17,14 +18,16 @@
 
 pub mod clock;
 mod error;
+pub mod fork;
 pub mod format;
 pub mod generator;
 pub mod layout;
+pub mod memory;
 pub mod name;
 pub mod parse;
 pub mod random;
 pub mod time;
 mod uuid;
 
-pub use error::{Error, ErrorKind, ParseReason, Result};
+pub use error::{Error, ErrorKind, External, ParseReason, Result};
 pub use uuid::{Uuid, Variant};

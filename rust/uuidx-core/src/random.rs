@@ -2,28 +2,50 @@
 //! reseeded from the operating system after `fork()`.
 //!
 //! [`ThreadRandom`] keeps one ChaCha12 generator (`rand_chacha`) per thread, seeded from the
-//! OS (`getrandom`). A `pthread_atfork` child handler, installed on first use, bumps a global
-//! fork epoch; each thread's generator compares its epoch on every call and reseeds when it
-//! changed, so a forked child never replays its parent's random stream. [`note_fork`] does the
-//! same by hand (Python's `os.register_at_fork` calls it too).
+//! OS (`getrandom`). Each thread's generator compares the process's fork epoch
+//! ([`crate::fork`]) on every call and reseeds when it moved, so a forked child never replays
+//! its parent's random stream.
+//!
+//! Generators take their randomness through the [`RandomSource`] trait, which is fallible
+//! so that a caller-supplied source can report its own errors; [`ThreadRandom`] never fails.
 
 use core::cell::RefCell;
-use core::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicUsize, Ordering};
 use portable_atomic::AtomicU128;
 use rand_chacha::rand_core::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha12Rng;
-use std::sync::Once;
 
-/// A thread-safe source of random bits for generators and v4.
+use crate::fork::{fork_epoch, install_handler};
+use crate::Result;
+
+/// A thread-safe source of random bytes for generators and v4.
 pub trait RandomSource: Send + Sync {
-    /// 64 random bits.
-    fn next_u64(&self) -> u64;
     /// Fills `dest` with random bytes.
-    fn fill(&self, dest: &mut [u8]);
-    /// 128 random bits.
+    ///
+    /// # Errors
+    /// Whatever a caller-supplied source reports; [`ThreadRandom`] never fails.
+    fn fill(&self, dest: &mut [u8]) -> Result<()>;
+
+    /// 64 random bits: 8 bytes from [`RandomSource::fill`], big-endian.
+    ///
+    /// # Errors
+    /// As [`RandomSource::fill`].
     #[inline]
-    fn next_u128(&self) -> u128 {
-        (u128::from(self.next_u64()) << 64) | u128::from(self.next_u64())
+    fn next_u64(&self) -> Result<u64> {
+        let mut bytes = [0u8; 8];
+        self.fill(&mut bytes)?;
+        Ok(u64::from_be_bytes(bytes))
+    }
+
+    /// 128 random bits: 16 bytes from [`RandomSource::fill`], big-endian.
+    ///
+    /// # Errors
+    /// As [`RandomSource::fill`].
+    #[inline]
+    fn next_u128(&self) -> Result<u128> {
+        let mut bytes = [0u8; 16];
+        self.fill(&mut bytes)?;
+        Ok(u128::from_be_bytes(bytes))
     }
 }
 
@@ -31,55 +53,8 @@ pub trait RandomSource: Send + Sync {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ThreadRandom;
 
-static FORK_EPOCH: AtomicU64 = AtomicU64::new(0);
-static ATFORK: Once = Once::new();
-
 thread_local! {
     static RNG: RefCell<Option<(u64, ChaCha12Rng)>> = const { RefCell::new(None) };
-}
-
-/// Records that the process has forked: every thread's generator reseeds on its next use,
-/// the process node ([`process_node`]) is drawn again and generators take the steps they take
-/// in a child. Called automatically in a forked child (see [`note_fork_once`]).
-pub fn note_fork() {
-    FORK_EPOCH.fetch_add(1, Ordering::SeqCst);
-}
-
-static NOTED_PID: AtomicU32 = AtomicU32::new(0);
-
-/// [`note_fork`], once per process id: the `pthread_atfork` child handler and Python's
-/// `os.register_at_fork` hook both call it after one fork, and only the first counts.
-pub fn note_fork_once() {
-    #[cfg(unix)]
-    {
-        // SAFETY: getpid has no preconditions and is async-signal-safe.
-        let pid = unsafe { libc::getpid() }.unsigned_abs();
-        if NOTED_PID.swap(pid, Ordering::SeqCst) == pid {
-            return;
-        }
-    }
-    note_fork();
-}
-
-/// How many forks this process descends from since it loaded the crate (see [`note_fork`]).
-#[inline]
-pub fn fork_epoch() -> u64 {
-    FORK_EPOCH.load(Ordering::Relaxed)
-}
-
-extern "C" fn atfork_child() {
-    note_fork_once();
-}
-
-fn install_fork_handler() {
-    ATFORK.call_once(|| {
-        #[cfg(unix)]
-        // SAFETY: registers a plain function with no captured state; `atfork_child` only
-        // performs an atomic add, which is async-signal-safe as a forked child requires.
-        unsafe {
-            libc::pthread_atfork(None, None, Some(atfork_child));
-        }
-    });
 }
 
 fn os_seeded() -> ChaCha12Rng {
@@ -103,7 +78,7 @@ fn with_rng_at<T>(epoch: u64, f: impl FnOnce(&mut ChaCha12Rng) -> T) -> T {
         match &mut *slot {
             Some((seen, rng)) if *seen == epoch => f(rng),
             _ => {
-                install_fork_handler();
+                install_handler();
                 let rng = &mut slot.insert((epoch, os_seeded())).1;
                 f(rng)
             }
@@ -111,20 +86,47 @@ fn with_rng_at<T>(epoch: u64, f: impl FnOnce(&mut ChaCha12Rng) -> T) -> T {
     })
 }
 
-impl RandomSource for ThreadRandom {
+impl ThreadRandom {
+    /// 64 random bits from the calling thread's CSPRNG.
     #[inline]
-    fn next_u64(&self) -> u64 {
+    pub fn u64(self) -> u64 {
         with_rng(rand_chacha::rand_core::Rng::next_u64)
     }
 
+    /// 128 random bits from the calling thread's CSPRNG.
     #[inline]
-    fn fill(&self, dest: &mut [u8]) {
+    pub fn u128(self) -> u128 {
+        with_rng(|r| (u128::from(r.next_u64()) << 64) | u128::from(r.next_u64()))
+    }
+
+    /// Fills `dest` from the calling thread's CSPRNG.
+    #[inline]
+    pub fn bytes(self, dest: &mut [u8]) {
         with_rng(|r| r.fill_bytes(dest));
     }
 }
 
+impl RandomSource for ThreadRandom {
+    #[inline]
+    fn fill(&self, dest: &mut [u8]) -> Result<()> {
+        self.bytes(dest);
+        Ok(())
+    }
+
+    #[inline]
+    fn next_u64(&self) -> Result<u64> {
+        Ok(self.u64())
+    }
+
+    #[inline]
+    fn next_u128(&self) -> Result<u128> {
+        Ok(self.u128())
+    }
+}
+
 /// A random source that replays a fixed script of 64-bit words, cycling: for deterministic
-/// tests of generators (for example to reproduce the RFC 9562 Appendix A vectors).
+/// tests of generators (for example to reproduce the RFC 9562 Appendix A vectors). `fill`
+/// takes whole words, big-endian, and drops the bytes of the last word it does not need.
 #[derive(Debug)]
 pub struct ScriptedRandom {
     words: Vec<u64>,
@@ -143,32 +145,49 @@ impl ScriptedRandom {
             next: AtomicUsize::new(0),
         }
     }
-}
 
-impl RandomSource for ScriptedRandom {
-    fn next_u64(&self) -> u64 {
+    fn word(&self) -> u64 {
         let i = self.next.fetch_add(1, Ordering::SeqCst);
         self.words[i % self.words.len()]
     }
+}
 
-    fn fill(&self, dest: &mut [u8]) {
+impl RandomSource for ScriptedRandom {
+    fn fill(&self, dest: &mut [u8]) -> Result<()> {
         for chunk in dest.chunks_mut(8) {
-            let word = self.next_u64().to_be_bytes();
+            let word = self.word().to_be_bytes();
             chunk.copy_from_slice(&word[..chunk.len()]);
         }
+        Ok(())
+    }
+
+    fn next_u64(&self) -> Result<u64> {
+        Ok(self.word())
     }
 }
 
-impl<R: RandomSource + ?Sized> RandomSource for std::sync::Arc<R> {
-    #[inline]
-    fn next_u64(&self) -> u64 {
-        (**self).next_u64()
-    }
-    #[inline]
-    fn fill(&self, dest: &mut [u8]) {
-        (**self).fill(dest);
-    }
+/// Forwards [`RandomSource`] through a smart pointer.
+macro_rules! forward_random_source {
+    ($($pointer:ident)::+) => {
+        impl<R: RandomSource + ?Sized> RandomSource for $($pointer)::+<R> {
+            #[inline]
+            fn fill(&self, dest: &mut [u8]) -> Result<()> {
+                (**self).fill(dest)
+            }
+            #[inline]
+            fn next_u64(&self) -> Result<u64> {
+                (**self).next_u64()
+            }
+            #[inline]
+            fn next_u128(&self) -> Result<u128> {
+                (**self).next_u128()
+            }
+        }
+    };
 }
+
+forward_random_source!(std::sync::Arc);
+forward_random_source!(Box);
 
 /// The multicast bit of a node: the least significant bit of its first octet
 /// (RFC 9562 §6.10).
@@ -179,8 +198,11 @@ static PROCESS_NODE: AtomicU128 = AtomicU128::new(0);
 
 /// A random 48-bit node with the multicast bit set (RFC 9562 §6.10), so that it can never be
 /// mistaken for an IEEE 802 MAC address.
-pub fn random_node<R: RandomSource + ?Sized>(random: &R) -> u64 {
-    (random.next_u64() & 0xFFFF_FFFF_FFFF) | MULTICAST_BIT
+///
+/// # Errors
+/// As [`RandomSource::next_u64`].
+pub fn random_node<R: RandomSource + ?Sized>(random: &R) -> Result<u64> {
+    Ok((random.next_u64()? & 0xFFFF_FFFF_FFFF) | MULTICAST_BIT)
 }
 
 /// This process's node for v1 and v6 UUIDs: a [`random_node`] drawn once per process, and
@@ -199,14 +221,15 @@ pub fn process_node() -> u64 {
         if seen_epoch > epoch {
             continue; // another thread saw a newer fork; read the epoch again
         }
-        let fresh = (u128::from(epoch) << 64) | u128::from(random_node(&ThreadRandom));
+        let node = (ThreadRandom.u64() & 0xFFFF_FFFF_FFFF) | MULTICAST_BIT;
+        let fresh = (u128::from(epoch) << 64) | u128::from(node);
         match PROCESS_NODE.compare_exchange(
             current,
             fresh,
             portable_atomic::Ordering::AcqRel,
             portable_atomic::Ordering::Acquire,
         ) {
-            Ok(_) => return fresh as u64,
+            Ok(_) => return node,
             Err(other) if (other >> 64) as u64 == epoch && other as u64 != 0 => {
                 return other as u64;
             }
@@ -221,11 +244,9 @@ mod tests {
 
     #[test]
     fn thread_random_differs_between_threads_and_calls() {
-        let a = ThreadRandom.next_u128();
-        let b = ThreadRandom.next_u128();
-        let c = std::thread::spawn(|| ThreadRandom.next_u128())
-            .join()
-            .unwrap();
+        let a = ThreadRandom.u128();
+        let b = ThreadRandom.u128();
+        let c = std::thread::spawn(|| ThreadRandom.u128()).join().unwrap();
         assert!(a != b && b != c && a != c);
     }
 
@@ -260,11 +281,31 @@ mod tests {
     }
 
     #[test]
-    fn scripted_cycles() {
-        let s = ScriptedRandom::new(vec![1, 2]);
-        assert_eq!([s.next_u64(), s.next_u64(), s.next_u64()], [1, 2, 1]);
+    fn scripted_words_cycle_and_fill_takes_whole_words_big_endian() {
+        let s = ScriptedRandom::new(vec![0x0102_0304_0506_0708, 0x1112_1314_1516_1718]);
+        assert_eq!(s.next_u64().unwrap(), 0x0102_0304_0506_0708);
         let mut b = [0u8; 4];
-        s.fill(&mut b);
-        assert_eq!(b, [0, 0, 0, 0]);
+        s.fill(&mut b).unwrap();
+        assert_eq!(b, [0x11, 0x12, 0x13, 0x14], "the next word, truncated");
+        let mut c = [0u8; 12];
+        s.fill(&mut c).unwrap();
+        assert_eq!(
+            c,
+            [1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14],
+            "cycled"
+        );
+        assert_eq!(
+            s.next_u128().unwrap(),
+            0x0102_0304_0506_0708_1112_1314_1516_1718
+        );
+    }
+
+    #[test]
+    fn thread_random_fills_every_byte() {
+        // 4 KiB of zeros stay zero with probability 2**-32768 if fill works.
+        let mut buf = vec![0u8; 4096];
+        ThreadRandom.bytes(&mut buf);
+        let zeros = buf.iter().copied().filter(|&b| b == 0).count();
+        assert!(zeros < 64, "{zeros} zero bytes of 4096");
     }
 }

@@ -71,14 +71,31 @@ pub fn v7_out_of_range(unix_ns: impl core::fmt::Display) -> Error {
 mod tests {
     use super::*;
 
+    /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's
+    /// `days_from_civil`), an independent derivation of the offset.
+    fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+        let y = if month <= 2 { year - 1 } else { year };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let doy = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
     #[test]
     fn offset_is_the_gregorian_reform() {
-        // 141427 days between 1582-10-15 and 1970-01-01.
-        assert_eq!(GREGORIAN_UNIX_OFFSET_100NS, 141_427 * 86_400 * 10_000_000);
-        assert_eq!(gregorian_to_unix_ns(GREGORIAN_UNIX_OFFSET_100NS), 0);
+        let days = days_from_civil(1970, 1, 1) - days_from_civil(1582, 10, 15);
+        assert_eq!(days, 141_427);
         assert_eq!(
-            gregorian_to_unix_ns(0),
-            -(GREGORIAN_UNIX_OFFSET_100NS as i128) * 100
+            GREGORIAN_UNIX_OFFSET_100NS,
+            u64::try_from(days).unwrap() * 86_400 * 10_000_000
+        );
+        // 1582-10-15 00:00:00 UTC is Unix time -12219292800 s.
+        assert_eq!(gregorian_to_unix_ns(0), -12_219_292_800 * 1_000_000_000);
+        // RFC 9562 Appendix A.1 and A.5: 2022-02-22 19:22:22 UTC.
+        assert_eq!(
+            (days_from_civil(2022, 2, 22) * 86_400 + 19 * 3600 + 22 * 60 + 22) * 10_000_000,
+            i64::try_from(gregorian_to_unix_ns(138_648_505_420_000_000) / 100).unwrap()
         );
     }
 

@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use uuidx_core::clock::ManualClock;
+use uuidx_core::fork;
 use uuidx_core::generator::{GregorianGenerator, RollbackPolicy, V7Generator, V7Method, GLOBAL_V7};
 use uuidx_core::layout::{self, split};
-use uuidx_core::random::{self, RandomSource as _, ScriptedRandom, ThreadRandom};
+use uuidx_core::random::{self, ScriptedRandom, ThreadRandom};
 use uuidx_core::Uuid;
 
 const NOW: u64 = 1_645_557_742_000_000_000;
@@ -28,7 +29,7 @@ fn counter_after_simulated_fork() {
     let first = generator.generate().unwrap();
     let second = generator.generate().unwrap();
     assert_eq!(counter(second) - counter(first), 1);
-    random::note_fork();
+    fork::note_fork();
     let third = generator.generate().unwrap();
     assert_eq!(
         counter(third) - counter(second),
@@ -51,7 +52,7 @@ fn clock_seq_and_node_after_simulated_fork() {
     .unwrap();
     let (t0, s0) = g.next_timestamp().unwrap();
     let node = random::process_node();
-    random::note_fork();
+    fork::note_fork();
     let (t1, s1) = g.next_timestamp().unwrap();
     assert_eq!((t1, s0), (t0 + 1, 0x1111));
     assert_eq!(s1, 0x2222, "a child draws a new clock sequence");
@@ -60,36 +61,28 @@ fn clock_seq_and_node_after_simulated_fork() {
 }
 
 fn note_fork_once_counts_once_per_process() {
-    let before = random::fork_epoch();
-    random::note_fork_once();
-    random::note_fork_once();
-    assert_eq!(random::fork_epoch(), before + 1);
+    let before = fork::fork_epoch();
+    fork::note_fork_once();
+    fork::note_fork_once();
+    assert_eq!(fork::fork_epoch(), before + 1);
 }
 
-/// A real `fork()`: the child's v7 stream continues after the parent's last value, its random
-/// values and node differ from the parent's.
-fn real_fork() {
-    let last = GLOBAL_V7.generate().unwrap();
-    let parent_node = random::process_node();
+/// Forks for real: the child runs `child` and writes its bytes to a pipe, then `_exit`s; the
+/// parent reads `len` bytes and checks that the child exited cleanly.
+fn in_child(len: usize, child: impl FnOnce() -> Vec<u8>) -> Vec<u8> {
     let mut fds = [0i32; 2];
-    // SAFETY: a pipe and a fork; the child only generates, writes and `_exit`s.
+    // SAFETY: a pipe and a fork; the child only runs `child`, writes and `_exit`s.
     unsafe {
         assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
         let pid = libc::fork();
         assert!(pid >= 0);
         if pid == 0 {
-            let mut out = Vec::new();
-            for _ in 0..100 {
-                out.extend_from_slice(&GLOBAL_V7.generate().unwrap().to_bytes());
-                out.extend_from_slice(&layout::v4::new().to_bytes());
-            }
-            out.extend_from_slice(&random::process_node().to_be_bytes());
-            out.extend_from_slice(&ThreadRandom.next_u64().to_be_bytes());
+            let out = child();
             let written = libc::write(fds[1], out.as_ptr().cast(), out.len());
             libc::_exit(i32::from(usize::try_from(written) != Ok(out.len())));
         }
         libc::close(fds[1]);
-        let mut buf = vec![0u8; 100 * 32 + 16];
+        let mut buf = vec![0u8; len];
         let mut got = 0;
         while got < buf.len() {
             let n = libc::read(fds[0], buf[got..].as_mut_ptr().cast(), buf.len() - got);
@@ -100,24 +93,79 @@ fn real_fork() {
         let mut status = 0;
         libc::waitpid(pid, &raw mut status, 0);
         assert_eq!(status, 0, "the child failed");
-        let mine: Vec<Uuid> = (0..100).map(|_| GLOBAL_V7.generate().unwrap()).collect();
-        let mine4: Vec<Uuid> = (0..100).map(|_| layout::v4::new()).collect();
-        let child: Vec<Uuid> = buf[..3200]
-            .chunks(32)
-            .map(|r| Uuid::from_slice(&r[..16]).unwrap())
-            .collect();
-        let child4: Vec<Uuid> = buf[..3200]
-            .chunks(32)
-            .map(|r| Uuid::from_slice(&r[16..]).unwrap())
-            .collect();
-        assert!(child[0] > last && child.windows(2).all(|w| w[0] < w[1]));
-        assert!(child.iter().all(|u| !mine.contains(u)));
-        assert!(child4.iter().all(|u| !mine4.contains(u)));
-        let child_node = u64::from_be_bytes(buf[3200..3208].try_into().unwrap());
-        assert_ne!(child_node, parent_node);
-        let child_word = u64::from_be_bytes(buf[3208..].try_into().unwrap());
-        assert_ne!(child_word, ThreadRandom.next_u64());
+        buf
     }
+}
+
+/// A real `fork()`: the child's v7 stream continues after the parent's last value, its random
+/// values and node differ from the parent's.
+fn real_fork() {
+    let last = GLOBAL_V7.generate().unwrap();
+    let parent_node = random::process_node();
+    let buf = in_child(100 * 32 + 16, || {
+        let mut out = Vec::new();
+        for _ in 0..100 {
+            out.extend_from_slice(&GLOBAL_V7.generate().unwrap().to_bytes());
+            out.extend_from_slice(&layout::v4::new().to_bytes());
+        }
+        out.extend_from_slice(&random::process_node().to_be_bytes());
+        out.extend_from_slice(&ThreadRandom.u64().to_be_bytes());
+        out
+    });
+    let mine: Vec<Uuid> = (0..100).map(|_| GLOBAL_V7.generate().unwrap()).collect();
+    let mine4: Vec<Uuid> = (0..100).map(|_| layout::v4::new()).collect();
+    let child: Vec<Uuid> = buf[..3200]
+        .chunks(32)
+        .map(|r| Uuid::from_slice(&r[..16]).unwrap())
+        .collect();
+    let child4: Vec<Uuid> = buf[..3200]
+        .chunks(32)
+        .map(|r| Uuid::from_slice(&r[16..]).unwrap())
+        .collect();
+    assert!(child[0] > last && child.windows(2).all(|w| w[0] < w[1]));
+    assert!(child.iter().all(|u| !mine.contains(u)));
+    assert!(child4.iter().all(|u| !mine4.contains(u)));
+    let child_node = u64::from_be_bytes(buf[3200..3208].try_into().unwrap());
+    assert_ne!(child_node, parent_node);
+    let child_word = u64::from_be_bytes(buf[3208..].try_into().unwrap());
+    assert_ne!(child_word, ThreadRandom.u64());
+}
+
+/// A real `fork()` whose child's first v1 call fails (its clock went back beyond the
+/// allowance under the error policy): its first successful call must still draw a new clock
+/// sequence, not keep the parent's.
+fn real_fork_with_a_failing_first_step() {
+    let clock = Arc::new(ManualClock::new(NOW));
+    let g = GregorianGenerator::with_sources(
+        1,
+        Some(7),
+        1_000_000_000,
+        RollbackPolicy::Error,
+        Arc::clone(&clock),
+        ThreadRandom,
+    )
+    .unwrap();
+    let (_, parent_seq) = g.next_timestamp().unwrap();
+    let buf = in_child(8, || {
+        clock.rewind(5_000_000_000);
+        let failed = g.next_timestamp().is_err();
+        clock.advance(10_000_000_000);
+        let mut out = u16::from(failed).to_be_bytes().to_vec();
+        for _ in 0..3 {
+            let seq = g.next_timestamp().map_or(u16::MAX, |t| t.1);
+            out.extend_from_slice(&seq.to_be_bytes());
+        }
+        out
+    });
+    let word = |i: usize| u16::from_be_bytes([buf[2 * i], buf[2 * i + 1]]);
+    assert_eq!(word(0), 1, "the child's first call should fail");
+    assert_ne!(
+        word(1),
+        parent_seq,
+        "the child kept its parent's clock sequence"
+    );
+    assert!(word(1) < 1 << 14);
+    assert_eq!((word(2), word(3)), (word(1), word(1)), "drawn once");
 }
 
 #[test]
@@ -126,4 +174,5 @@ fn fork_handling() {
     clock_seq_and_node_after_simulated_fork();
     note_fork_once_counts_once_per_process();
     real_fork();
+    real_fork_with_a_failing_first_step();
 }

@@ -398,20 +398,27 @@ fn check_parse(s: &str) -> Result<(), TestCaseError> {
                 return Err(TestCaseError::fail(format!("{s:?}: kind {:?}", e.kind())));
             };
             let message = e.to_string();
-            let chars = s.chars().count();
-            if chars < 64 {
+            // The input is shown whole, or cut once its escaped width would pass 64.
+            let mut width = 0;
+            let head: String = s
+                .chars()
+                .take_while(|c| {
+                    width += c.escape_debug().count();
+                    width <= 64
+                })
+                .collect();
+            if head.len() == s.len() {
                 prop_assert!(message.contains(&format!("{s:?}")), "{:?}: {}", s, message);
             } else {
-                // Long inputs are shortened to their first 64 characters.
-                let head: String = s.chars().take(64).collect();
                 let quoted = format!("{head:?}");
                 prop_assert!(
-                    message.contains(&quoted[..quoted.len() - 1]),
+                    message.contains(&format!("{}...\"", &quoted[..quoted.len() - 1])),
                     "{:?}: {}",
                     s,
                     message
                 );
             }
+            prop_assert!(message.chars().count() < 300, "{}", message);
         }
     }
     // The byte-string parser agrees.

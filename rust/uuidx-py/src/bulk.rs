@@ -11,6 +11,15 @@ use crate::errors::IntoPy;
 use crate::exact::new_ascii_str;
 use crate::generators::{filled, uuid_list};
 
+/// Bytes one UUID takes in each result form, at least: the 16-byte staging record, plus for a
+/// list its pointer and the objects (a `uuid.UUID` of 48 bytes with its 16-byte GC header and
+/// a 44-byte int; an ASCII `str` of 85 bytes).
+pub const BYTES_PER_RECORD: u64 = 16;
+/// See [`BYTES_PER_RECORD`].
+pub const BYTES_PER_UUID_OBJECT: u64 = 16 + 8 + 64 + 44;
+/// See [`BYTES_PER_RECORD`].
+pub const BYTES_PER_STR: u64 = 16 + 8 + 85;
+
 fn hyphenated(py: Python<'_>, u: Uuid) -> PyResult<Bound<'_, PyString>> {
     new_ascii_str(py, &format::hyphenated(u, false))
 }
@@ -18,7 +27,7 @@ fn hyphenated(py: Python<'_>, u: Uuid) -> PyResult<Bound<'_, PyString>> {
 /// The canonical string of ``u`` (``str(u)``, RFC 9562 §4), computed in Rust.
 #[pyfunction]
 fn to_str<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
-    hyphenated(u.py(), crate::uuid_arg(u, "u")?)
+    hyphenated(u.py(), crate::convert::uuid_value(u, "u")?)
 }
 
 /// ``str(uuid4())`` without making the ``UUID`` object.
@@ -53,25 +62,31 @@ fn str_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList
 /// ``n`` version 4 UUIDs as a list.
 #[pyfunction]
 fn uuid4_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    uuid_list(py, &v4_batch(py, count_arg(n, "n")?)?)
+    uuid_list(
+        py,
+        &v4_batch(py, count_arg(n, "n", BYTES_PER_UUID_OBJECT)?)?,
+    )
 }
 
 /// ``n`` consecutive version 7 UUIDs of the process-wide sequence as a list.
 #[pyfunction]
 fn uuid7_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    uuid_list(py, &v7_batch(py, count_arg(n, "n")?)?)
+    uuid_list(
+        py,
+        &v7_batch(py, count_arg(n, "n", BYTES_PER_UUID_OBJECT)?)?,
+    )
 }
 
 /// ``n`` version 4 UUIDs as a list of canonical strings.
 #[pyfunction]
 fn uuid4_str_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    str_list(py, &v4_batch(py, count_arg(n, "n")?)?)
+    str_list(py, &v4_batch(py, count_arg(n, "n", BYTES_PER_STR)?)?)
 }
 
 /// ``n`` consecutive version 7 UUIDs as a list of canonical strings.
 #[pyfunction]
 fn uuid7_str_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    str_list(py, &v7_batch(py, count_arg(n, "n")?)?)
+    str_list(py, &v7_batch(py, count_arg(n, "n", BYTES_PER_STR)?)?)
 }
 
 fn buffer(
@@ -79,14 +94,8 @@ fn buffer(
     n: usize,
     fill: impl Fn(&mut [u8]) -> uuidx_core::Result<()> + Sync,
 ) -> PyResult<Bound<'_, PyBytes>> {
-    let len = n
-        .checked_mul(16)
-        .filter(|&len| isize::try_from(len).is_ok())
-        .ok_or_else(|| {
-            pyo3::exceptions::PyMemoryError::new_err(format!(
-                "cannot allocate memory for {n} UUIDs"
-            ))
-        })?;
+    // `count_arg` bounded `n` by the machine's memory, so 16 * n fits.
+    let len = 16 * n;
     let mut result = Ok(());
     let bytes = PyBytes::new_with(py, len, |buf| {
         result = py.detach(|| fill(buf));
@@ -100,14 +109,20 @@ fn buffer(
 /// network order), generated with the GIL released.
 #[pyfunction]
 fn uuid4_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    buffer(py, count_arg(n, "n")?, layout::v4::fill_bytes)
+    buffer(
+        py,
+        count_arg(n, "n", BYTES_PER_RECORD)?,
+        layout::v4::fill_bytes,
+    )
 }
 
 /// ``n`` consecutive version 7 UUIDs of the process-wide sequence as one ``bytes`` of
 /// ``16 * n`` bytes, generated with the GIL released.
 #[pyfunction]
 fn uuid7_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    buffer(py, count_arg(n, "n")?, |buf| GLOBAL_V7.fill_bytes(buf))
+    buffer(py, count_arg(n, "n", BYTES_PER_RECORD)?, |buf| {
+        GLOBAL_V7.fill_bytes(buf)
+    })
 }
 
 /// Adds the fast paths to the module.

@@ -1,36 +1,105 @@
-//! Conversion of Python arguments, with error messages that name the value and what was
-//! expected. No UUID logic lives here: ranges and layouts are checked by `uuidx-core`.
+//! Conversion of Python arguments, with error messages that name the value (shortened) and
+//! what was expected. No UUID logic lives here: ranges and layouts are checked by `uuidx-core`.
+//!
+//! UUID arguments are read the way the stdlib would read them: the `int` slot of an exact
+//! `uuid.UUID` (through `exact.rs`), and the public attributes of everything else, validated:
+//! `.bytes` for a namespace (the stdlib hashes `namespace.bytes`), `.int` elsewhere.
 
 use std::borrow::Cow;
 
-use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyInt, PyString, PyTuple, PyType};
 use uuidx_core::Uuid;
 
 use crate::exact;
 
-/// `repr(obj)`, shortened for messages.
+/// Longest repr shown in a message, in characters.
+const SHORT: usize = 80;
+/// [`SHORT`] as a Python index.
+const SHORT_INDEX: isize = 80;
+
+static SHORT_REPR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// `reprlib.Repr().repr`, configured to stay short: containers show a few items, strings and
+/// other reprs are cut to [`SHORT`] characters, and a `__repr__` that raises gives a placeholder.
+fn reprlib_repr(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    SHORT_REPR
+        .get_or_try_init(py, || {
+            let repr = py.import("reprlib")?.getattr("Repr")?.call0()?;
+            for (name, limit) in [
+                ("maxlevel", 2),
+                ("maxstring", SHORT),
+                ("maxother", SHORT),
+                ("maxlong", SHORT),
+                ("maxtuple", 4),
+                ("maxlist", 4),
+                ("maxarray", 4),
+                ("maxdict", 4),
+                ("maxset", 4),
+                ("maxfrozenset", 4),
+                ("maxdeque", 4),
+            ] {
+                repr.setattr(name, limit)?;
+            }
+            Ok(repr.getattr("repr")?.unbind())
+        })
+        .map(|f| f.bind(py))
+}
+
+/// `repr(obj)`, shortened for messages without ever building a long repr: text and bytes are
+/// cut before they are represented, containers show a few items, huge ints are described by
+/// their size, an object whose `__repr__` raises is named by its type, and the result is cut
+/// to [`SHORT`] characters.
 pub fn short_repr(obj: &Bound<'_, PyAny>) -> String {
-    let text = obj
-        .repr()
-        .map_or_else(|_| "<unrepresentable object>".to_owned(), |r| r.to_string());
-    if text.chars().count() > 80 {
-        format!("{}...", text.chars().take(80).collect::<String>())
+    let py = obj.py();
+    let fallback = || format!("<{} object>", type_name(obj));
+    if let Ok(int) = obj.cast::<PyInt>() {
+        // repr of an int beyond sys.get_int_max_str_digits() raises; describe it instead.
+        if let Ok(bits) = int
+            .call_method0(intern!(py, "bit_length"))
+            .and_then(|b| b.extract::<u64>())
+        {
+            if bits > 256 {
+                return format!("<{} of {bits} bits>", type_name(obj));
+            }
+        }
+    }
+    let long_bytes = obj
+        .cast::<PyBytes>()
+        .is_ok_and(|b| b.as_bytes().len() > SHORT)
+        || obj.cast::<PyByteArray>().is_ok_and(|b| b.len() > SHORT);
+    let text = if long_bytes {
+        obj.get_item(pyo3::types::PySlice::new(py, 0, SHORT_INDEX, 1))
+            .and_then(|head| head.repr())
+            .map_or_else(|_| fallback(), |r| r.to_string())
+    } else {
+        reprlib_repr(py)
+            .and_then(|repr| repr.call1((obj,)))
+            .and_then(|text| text.extract::<String>())
+            .unwrap_or_else(|_| fallback())
+    };
+    if long_bytes || text.chars().count() > SHORT {
+        format!("{}...", text.chars().take(SHORT).collect::<String>())
     } else {
         text
     }
 }
 
+/// The name of `obj`'s type, for messages.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "object".to_owned(), |n| n.to_string())
+}
+
 /// `TypeError: {what} must be {expected}, got {type}: {repr}`.
 pub fn type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
-    let type_name = obj
-        .get_type()
-        .name()
-        .map_or_else(|_| "object".to_owned(), |n| n.to_string());
     PyTypeError::new_err(format!(
-        "{what} must be {expected}, got {type_name}: {}",
+        "{what} must be {expected}, got {}: {}",
+        type_name(obj),
         short_repr(obj)
     ))
 }
@@ -101,7 +170,7 @@ pub fn namespace_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
                 py,
                 [
                     py.get_type::<PyTypeError>(),
-                    py.get_type::<pyo3::exceptions::PyAttributeError>(),
+                    py.get_type::<PyAttributeError>(),
                 ],
             )?;
             let dict = pyo3::types::PyDict::new(py);
@@ -119,33 +188,84 @@ pub fn namespace_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
         .map(|t| t.bind(py))
 }
 
-/// A namespace: a `uuid.UUID`, or any object whose `.bytes` is 16 bytes (the stdlib only
-/// reads `namespace.bytes`).
+fn not_a_namespace(obj: &Bound<'_, PyAny>, why: &str) -> PyErr {
+    match namespace_error_type(obj.py()) {
+        Ok(ty) => PyErr::from_type(
+            ty.clone(),
+            format!(
+                "namespace must be a uuid.UUID, got {}: {}{why}",
+                type_name(obj),
+                short_repr(obj)
+            ),
+        ),
+        Err(err) => err,
+    }
+}
+
+/// A namespace, hashed as the stdlib hashes it: the `int` slot of an exact `uuid.UUID`, and
+/// `namespace.bytes` of anything else (a subclass that overrides `bytes` hashes what it
+/// returns). `NamespaceTypeError` when there is no `.bytes` or it is not 16 bytes; any other
+/// exception raised by `.bytes` propagates unchanged, as in the stdlib.
 pub fn namespace(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
-    if let Some(value) = exact::uuid_int(obj)? {
+    if let Some(value) = exact::exact_uuid_int(obj)? {
+        return Ok(Uuid::from_u128(value));
+    }
+    let bytes = match obj.getattr(intern!(obj.py(), "bytes")) {
+        Ok(bytes) => bytes,
+        Err(err) if err.is_instance_of::<PyAttributeError>(obj.py()) => {
+            return Err(not_a_namespace(obj, ""));
+        }
+        Err(err) => return Err(err),
+    };
+    let raw = buffer_bytes(&bytes).ok_or_else(|| {
+        not_a_namespace(
+            obj,
+            &format!(" whose .bytes is not bytes: {}", short_repr(&bytes)),
+        )
+    })?;
+    Uuid::from_slice(&raw).map_err(|_| {
+        not_a_namespace(
+            obj,
+            &format!(" whose .bytes has {} bytes, not 16", raw.len()),
+        )
+    })
+}
+
+/// The value of a `uuid.UUID` argument: the `int` slot of an exact `uuid.UUID`, and the
+/// public `.int` of a subclass instance or of an object that claims the class through
+/// `__class__`, which must be an `int` from 0 to 2**128 - 1. `TypeError` naming `what` for
+/// anything else; an exception raised by a `.int` property propagates.
+pub fn uuid_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
+    if let Some(value) = exact::exact_uuid_int(obj)? {
         return Ok(Uuid::from_u128(value));
     }
     let py = obj.py();
-    let not_a_uuid = |obj: &Bound<'_, PyAny>| -> PyErr {
-        match namespace_error_type(py) {
-            Ok(ty) => PyErr::from_type(
-                ty.clone(),
-                format!(
-                    "namespace must be a uuid.UUID, got {}: {}",
-                    obj.get_type()
-                        .name()
-                        .map_or_else(|_| "object".to_owned(), |n| n.to_string()),
-                    short_repr(obj)
-                ),
-            ),
-            Err(err) => err,
+    if !obj.is_instance(exact::UuidType::get(py)?.ty.bind(py))? {
+        return Err(type_error(what, "a uuid.UUID", obj));
+    }
+    let int = match obj.getattr(intern!(py, "int")) {
+        Ok(int) => int,
+        Err(err) if err.is_instance_of::<PyAttributeError>(py) => {
+            return Err(type_error(what, "a uuid.UUID (with an int attribute)", obj));
         }
+        Err(err) => return Err(err),
     };
-    let Ok(bytes) = obj.getattr("bytes") else {
-        return Err(not_a_uuid(obj));
-    };
-    let raw = buffer_bytes(&bytes).ok_or_else(|| not_a_uuid(obj))?;
-    Uuid::from_slice(&raw).map_err(|_| not_a_uuid(obj))
+    if int.cast::<PyInt>().is_err() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a uuid.UUID whose .int is an int, got {}: {} with .int {}",
+            type_name(obj),
+            short_repr(obj),
+            short_repr(&int)
+        )));
+    }
+    int.extract::<u128>().map(Uuid::from_u128).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a uuid.UUID whose .int is from 0 to 2**128 - 1, got {}: {} with .int {}",
+            type_name(obj),
+            short_repr(obj),
+            short_repr(&int)
+        ))
+    })
 }
 
 /// A `str` argument, or `TypeError` naming it.
@@ -155,14 +275,35 @@ pub fn str_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, st
         .to_cow()
 }
 
-/// A count of items: an int from 0 to 2**64 - 1 that fits in memory's address space.
-pub fn count_arg(obj: &Bound<'_, PyAny>, what: &'static str) -> PyResult<usize> {
-    let n = field_u64(obj, what, 64)?;
-    usize::try_from(n).map_err(|_| {
-        PyValueError::new_err(
-            uuidx_core::Error::field_out_of_range(what, n, usize::BITS).to_string(),
-        )
-    })
+/// A count of UUIDs whose result, at `bytes_per_uuid` bytes each, could fit in this machine's
+/// memory: `TypeError` for a non-int, `ValueError` for a negative one, `MemoryError` naming the
+/// count (before anything is allocated) for one that could never fit.
+pub fn count_arg(
+    obj: &Bound<'_, PyAny>,
+    what: &'static str,
+    bytes_per_uuid: u64,
+) -> PyResult<usize> {
+    if !exact::is_integer(obj) {
+        return Err(type_error(what, "an int", obj));
+    }
+    let count = match obj.extract::<u64>() {
+        Ok(count) => count,
+        Err(err) if !err.is_instance_of::<PyOverflowError>(obj.py()) => return Err(err),
+        // Negative: a ValueError. Beyond 2**64: more than any memory holds.
+        Err(_) if obj.lt(0)? => {
+            return Err(PyValueError::new_err(format!(
+                "{what} must be 0 or more, got {}",
+                short_repr(obj)
+            )))
+        }
+        Err(_) => {
+            return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
+                "cannot make {} UUIDs: more than any memory holds",
+                short_repr(obj)
+            )))
+        }
+    };
+    uuidx_core::memory::check_bulk(count, bytes_per_uuid).map_err(|e| crate::errors::to_py(&e))
 }
 
 /// Nanoseconds since the Unix epoch, any sign; values beyond `i128` are reported as out of
@@ -181,5 +322,42 @@ pub fn unix_ns_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
         } else {
             err
         }
+    })
+}
+
+/// The UUID a text argument holds (`parse`). Text with lone surrogates (which no UTF-8 can
+/// hold) is reported like any other bad character, with its position.
+pub fn parse_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
+    let text = obj
+        .cast::<PyString>()
+        .map_err(|_| type_error(what, "a str", obj))?;
+    match text.to_str() {
+        Ok(s) => uuidx_core::parse::parse(s).map_err(|e| crate::errors::to_py(&e)),
+        Err(_) => Err(surrogate_parse_error(text)),
+    }
+}
+
+/// The `ValueError` for text with lone surrogates, which no UUID form holds (and no UTF-8
+/// can): it names the text and the position of the first one.
+#[cold]
+fn surrogate_parse_error(text: &Bound<'_, PyString>) -> PyErr {
+    let first = text
+        .call_method1(intern!(text.py(), "encode"), ("utf-32-le", "surrogatepass"))
+        .ok()
+        .and_then(|b| b.cast_into::<PyBytes>().ok())
+        .and_then(|b| {
+            b.as_bytes()
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .enumerate()
+                .find(|&(_, c)| char::from_u32(c).is_none())
+        });
+    let shown = short_repr(text.as_any());
+    PyValueError::new_err(match first {
+        Some((position, code)) => format!(
+            "invalid UUID string {shown}: lone surrogate '\\u{code:04x}' at position {position}: \
+             expected a hex digit"
+        ),
+        None => format!("invalid UUID string {shown}: not valid Unicode"),
     })
 }

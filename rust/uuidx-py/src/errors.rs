@@ -1,23 +1,39 @@
 //! Core errors as Python exceptions.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
-use pyo3::PyErr;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::{PyErr, Python};
+use uuidx_core::ErrorKind;
+
+create_exception!(
+    uuidx,
+    ClockError,
+    PyRuntimeError,
+    "The clock cannot give a time-based UUID a timestamp: it reads before 1970, or (the subclass ClockRollbackError) it went back further than a generator allows."
+);
 
 create_exception!(
     uuidx,
     ClockRollbackError,
-    PyRuntimeError,
+    ClockError,
     "The clock went back further than a generator's rollback allowance and its policy is 'error'."
 );
 
-/// `ClockRollbackError` for a clock rollback, `ValueError` for everything else (all other core
-/// errors are about argument values).
+/// The Python exception for a core error:
+/// - the original exception of a caller-supplied clock or random source, unchanged;
+/// - `ClockRollbackError` for a rollback beyond the allowance, `ClockError` for a clock
+///   before 1970;
+/// - `MemoryError` for a bulk count that could never fit in memory;
+/// - `ValueError` for everything else (all other core errors are about argument values).
 pub fn to_py(err: &uuidx_core::Error) -> PyErr {
-    if err.is_clock_rollback() {
-        ClockRollbackError::new_err(err.to_string())
-    } else {
-        PyValueError::new_err(err.to_string())
+    if let Some(original) = err.external_ref::<PyErr>() {
+        return Python::attach(|py| original.clone_ref(py));
+    }
+    match err.kind() {
+        ErrorKind::ClockRollback { .. } => ClockRollbackError::new_err(err.to_string()),
+        ErrorKind::ClockBeforeEpoch { .. } => ClockError::new_err(err.to_string()),
+        ErrorKind::TooLarge { .. } => PyMemoryError::new_err(err.to_string()),
+        _ => PyValueError::new_err(err.to_string()),
     }
 }
 

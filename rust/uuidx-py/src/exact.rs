@@ -14,16 +14,37 @@
 //! 2. the type's `tp_alloc` returns a zero-filled instance (the slots are NULL), tracked by the
 //!    GC if the type is a GC type, with one reference owned by the caller;
 //! 3. storing a new reference into a slot of a fresh, unshared object is what the member
-//!    descriptor's setter would do.
+//!    descriptor's setter would do;
+//! 4. slots are read only from objects whose type is *exactly* `uuid.UUID` (a pointer
+//!    comparison of `Py_TYPE`). `isinstance` is not enough: it trusts `__class__`, which any
+//!    object can fake while having another layout, and a subclass may override `int` or
+//!    `bytes`, which the stdlib would then use. Every other object goes through its public
+//!    attributes, in safe code (`convert.rs`).
 //!
-//! If invariant 1 does not hold (a future Python that reimplements `uuid.UUID`), the module
-//! falls back to calling `uuid.UUID(int=value)`, so behaviour is kept and only speed is lost.
+//! If invariant 1 does not hold (a future Python that reimplements `uuid.UUID`), on an
+//! interpreter other than CPython, or when the environment variable `UUIDX_FORCE_FALLBACK` is
+//! set to a non-empty value other than `0` when uuidx is imported (the test suite runs once
+//! that way), the module falls back to calling `uuid.UUID(int=value)` and reading `.int`, so
+//! behaviour is kept and only speed is lost.
+//!
+//! On free-threaded builds another thread may rebind a UUID's `int` slot (with
+//! `object.__setattr__`) and free the old value between a raw read and its incref. There, and
+//! in debug builds (so that the test suite's debug pass exercises it), the slot is read
+//! through the attribute, which takes the reference the way CPython's member getter does.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyType};
+
+/// The environment variable that forces the fallback path (read once, at import).
+pub const FORCE_FALLBACK_ENV: &str = "UUIDX_FORCE_FALLBACK";
+
+/// `true` when `UUIDX_FORCE_FALLBACK` is set to anything but "" or "0".
+fn fallback_forced() -> bool {
+    std::env::var_os(FORCE_FALLBACK_ENV).is_some_and(|v| !v.is_empty() && v != "0")
+}
 
 /// `PyMemberDescrObject`: the common descriptor header followed by the `PyMemberDef` pointer.
 /// The layout has been the same in every CPython 3.x; pyo3-ffi types the pointer differently
@@ -60,12 +81,18 @@ impl UuidType {
         let uuid = py.import("uuid")?;
         let ty = uuid.getattr("UUID")?.cast_into::<PyType>()?;
         let unknown = uuid.getattr("SafeUUID")?.getattr("unknown")?.unbind();
-        let slots = match (
-            slot_offset(py, &ty, "int")?,
-            slot_offset(py, &ty, "is_safe")?,
-        ) {
-            (Some(int), Some(safe)) if int != safe => Some((int, safe)),
-            _ => None,
+        // The slot layout is CPython's; other interpreters take the fallback.
+        let cpython = cfg!(not(any(PyPy, GraalPy)));
+        let slots = if cpython && !fallback_forced() {
+            match (
+                slot_offset(py, &ty, "int")?,
+                slot_offset(py, &ty, "is_safe")?,
+            ) {
+                (Some(int), Some(safe)) if int != safe => Some((int, safe)),
+                _ => None,
+            }
+        } else {
+            None
         };
         Ok(Self {
             ty: ty.unbind(),
@@ -147,30 +174,70 @@ pub fn new_uuid(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
     }
 }
 
-/// The `int` of a `uuid.UUID` instance (or of an instance of a subclass), read from its slot;
-/// `None` for any other object.
+/// The `int` of an object whose type is exactly `uuid.UUID`, read from its slot; `None` for
+/// any other object (subclasses and look-alikes included), for a slot that does not hold an
+/// exact `int` from 0 to 2**128 - 1, and on the fallback path. Callers then read the public
+/// attribute, as the stdlib would (see `convert::uuid_value`).
 #[inline]
-pub fn uuid_int(obj: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
+pub fn exact_uuid_int(obj: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
     let py = obj.py();
     let t = UuidType::get(py)?;
-    if !obj.is_instance(t.ty.bind(py))? {
+    let Some((int_offset, _)) = t.slots else {
+        return Ok(None);
+    };
+    // SAFETY: reading the type pointer of a live object.
+    let exact = unsafe { ffi::Py_TYPE(obj.as_ptr()) } == t.ty.as_ptr().cast::<ffi::PyTypeObject>();
+    if !exact {
         return Ok(None);
     }
-    if let Some((int_offset, _)) = t.slots {
-        // SAFETY: `obj` is an instance of `uuid.UUID` or a subclass, which inherits the slot at
-        // the same offset (invariant 1); the slot holds a borrowed reference or NULL.
-        let slot = unsafe { *slot(obj.as_ptr(), int_offset) };
-        if !slot.is_null() {
-            // SAFETY: a non-NULL slot holds a live object owned by `obj`, which outlives this use.
-            let int = unsafe { Bound::from_borrowed_ptr(py, slot) };
-            return int.extract::<u128>().map(Some).map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "UUID.int must be an int from 0 to 2**128 - 1, got {int}"
-                ))
-            });
-        }
+    let int = read_int_slot(obj, int_offset)?;
+    Ok(int.and_then(|int| exact_int_value(&int)))
+}
+
+/// The object in the `int` slot of `obj`, whose type is exactly `uuid.UUID`, as a new
+/// reference (`None` for an empty slot).
+#[cfg(not(any(Py_GIL_DISABLED, debug_assertions)))]
+#[inline]
+fn read_int_slot<'py>(
+    obj: &Bound<'py, PyAny>,
+    int_offset: isize,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    // SAFETY: `obj`'s type is exactly `uuid.UUID` (invariant 4), so the slot lies at
+    // `int_offset` inside it (invariant 1). It holds NULL or a reference owned by `obj`; with
+    // the GIL held nothing can rebind it between this read and the incref that
+    // `from_borrowed_ptr` performs at once.
+    unsafe {
+        let value = *slot(obj.as_ptr(), int_offset);
+        Ok((!value.is_null()).then(|| Bound::from_borrowed_ptr(obj.py(), value)))
     }
-    obj.getattr("int")?.extract::<u128>().map(Some)
+}
+
+/// The object in the `int` slot of `obj`, through the member descriptor (free-threaded and
+/// debug builds: see the module documentation).
+#[cfg(any(Py_GIL_DISABLED, debug_assertions))]
+#[inline]
+fn read_int_slot<'py>(
+    obj: &Bound<'py, PyAny>,
+    _int_offset: isize,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    use pyo3::exceptions::PyAttributeError;
+    match obj.getattr(pyo3::intern!(obj.py(), "int")) {
+        Ok(value) => Ok(Some(value)),
+        Err(err) if err.is_instance_of::<PyAttributeError>(obj.py()) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// The value of an exact `int` from 0 to 2**128 - 1; `None` for anything else.
+#[inline]
+fn exact_int_value(int: &Bound<'_, PyAny>) -> Option<u128> {
+    // SAFETY: a type check on a live object.
+    let exact = unsafe { ffi::PyLong_CheckExact(int.as_ptr()) } != 0;
+    if exact {
+        int.extract::<u128>().ok()
+    } else {
+        None
+    }
 }
 
 /// A new `str` holding `ascii`, which must be ASCII (hex digits and hyphens here): allocated

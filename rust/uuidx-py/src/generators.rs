@@ -60,7 +60,9 @@ pub fn filled(
 /// ``ClockRollbackError``. Thread-safe and lock-free.
 #[pyclass(frozen, module = "uuidx")]
 pub struct V7Generator {
-    inner: CoreV7,
+    /// Boxed: the core generator is 64-byte aligned (its state has a cache line of its own),
+    /// which a Python object's allocation does not honour; a `Box` does.
+    inner: Box<CoreV7>,
 }
 
 #[pymethods]
@@ -96,7 +98,9 @@ impl V7Generator {
             policy_or_default(rollback_policy)?,
         )
         .py_err()?;
-        Ok(Self { inner })
+        Ok(Self {
+            inner: Box::new(inner),
+        })
     }
 
     /// The next UUID, greater than every UUID this generator returned before.
@@ -106,7 +110,8 @@ impl V7Generator {
 
     /// ``n`` consecutive UUIDs of this generator's sequence, as a list.
     fn many<'py>(&self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let values = filled(py, count_arg(n, "n")?, |out| self.inner.fill(out))?;
+        let n = count_arg(n, "n", crate::bulk::BYTES_PER_UUID_OBJECT)?;
+        let values = filled(py, n, |out| self.inner.fill(out))?;
         uuid_list(py, &values)
     }
 
@@ -155,7 +160,9 @@ macro_rules! gregorian_class {
         /// ``node`` defaults to the process's random multicast node (RFC 9562 §6.10).
         #[pyclass(frozen, module = "uuidx")]
         pub struct $name {
-            inner: GregorianGenerator,
+            /// Boxed: the core generator is 64-byte aligned, which a Python object's
+            /// allocation does not honour; a `Box` does.
+            inner: Box<GregorianGenerator>,
         }
 
         #[pymethods]
@@ -173,7 +180,7 @@ macro_rules! gregorian_class {
                 let (name, bits) = uuidx_core::layout::v1::FIELDS[2];
                 let node = node.filter(|n| !n.is_none()).map(|n| field_u64(n, name, bits)).transpose()?;
                 let inner = GregorianGenerator::new($version, node, allowance(rollback_allowance_ns)?, policy_or_default(rollback_policy)?).py_err()?;
-                Ok(Self { inner })
+                Ok(Self { inner: Box::new(inner) })
             }
 
             /// The next UUID; its timestamp is later than every earlier one of this generator.

@@ -21,16 +21,9 @@ use uuidx_core::layout::{self, Fields};
 use uuidx_core::name::{self, Algorithm};
 use uuidx_core::{random, Uuid};
 
-use convert::{field_u64, masked_u64, name_bytes, type_error};
+use convert::{field_u64, masked_u64, name_bytes, type_error, uuid_value as uuid_arg};
 use errors::IntoPy;
 use exact::new_uuid;
-
-/// The UUID value of a `uuid.UUID` argument, or `TypeError`.
-pub(crate) fn uuid_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
-    exact::uuid_int(obj)?
-        .map(Uuid::from_u128)
-        .ok_or_else(|| type_error(what, "a uuid.UUID", obj))
-}
 
 fn opt_masked(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>> {
     obj.filter(|o| !o.is_none())
@@ -164,10 +157,7 @@ fn uuid8_name<'py>(
 /// text and the position of the first problem otherwise; ``TypeError`` for a non-str.
 #[pyfunction]
 fn parse<'py>(s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let text = s
-        .cast::<PyString>()
-        .map_err(|_| type_error("parse() argument", "a str", s))?;
-    let value = uuidx_core::parse::parse(&text.to_cow()?).py_err()?;
+    let value = convert::parse_text(s, "parse() argument")?;
     new_uuid(s.py(), value.as_u128())
 }
 
@@ -297,7 +287,7 @@ fn process_node() -> u64 {
 /// ``pthread_atfork`` handler calls the same function for any fork, so one fork counts once.
 #[pyfunction]
 fn _after_fork_in_child() {
-    random::note_fork_once();
+    uuidx_core::fork::note_fork_once();
 }
 
 /// ``True`` when UUIDs are built by storing ``uuid.UUID``'s slots directly (the fast path),
@@ -305,6 +295,20 @@ fn _after_fork_in_child() {
 #[pyfunction]
 fn _uses_slot_stores(py: Python<'_>) -> PyResult<bool> {
     Ok(exact::UuidType::get(py)?.uses_slots())
+}
+
+/// ``True`` when the extension was built with Rust debug assertions (the test suite's third
+/// pass: misaligned pointers and integer overflow abort instead of passing silently).
+#[pyfunction]
+fn _debug_build() -> bool {
+    cfg!(debug_assertions)
+}
+
+/// ``repr(obj)`` shortened for error messages (at most about 80 characters, never built in
+/// full), as the extension's own messages show values.
+#[pyfunction]
+fn _short_repr(obj: &Bound<'_, PyAny>) -> String {
+    convert::short_repr(obj)
 }
 
 #[pymodule(gil_used = false)]
@@ -333,6 +337,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process_node, m)?)?;
     m.add_function(wrap_pyfunction!(_after_fork_in_child, m)?)?;
     m.add_function(wrap_pyfunction!(_uses_slot_stores, m)?)?;
+    m.add_function(wrap_pyfunction!(_short_repr, m)?)?;
+    m.add_function(wrap_pyfunction!(_debug_build, m)?)?;
+    m.add("ClockError", py.get_type::<errors::ClockError>())?;
     m.add(
         "ClockRollbackError",
         py.get_type::<errors::ClockRollbackError>(),

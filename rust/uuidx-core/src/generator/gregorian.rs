@@ -1,21 +1,29 @@
 //! The lock-free monotonic generator for versions 1 and 6 (RFC 9562 §5.1, §5.6, §6.1, §6.3).
 //!
-//! The state is one `AtomicU128` holding the last 60-bit Gregorian timestamp (100-ns ticks
-//! since 1582-10-15) and the 14-bit clock sequence. Timestamps are kept strictly increasing: a
-//! clock that has not moved on (a coarse clock, or a burst within one 100-ns tick) yields the
-//! last timestamp plus one tick. The clock sequence is random at start (§6.3, "instead of
-//! stable storage") and is drawn again, different from the last one, when the clock goes back
-//! beyond the allowance under [`RollbackPolicy::Reset`] and in a forked child.
+//! The key is the last 60-bit Gregorian timestamp (100-ns ticks since 1582-10-15) followed by
+//! the 14-bit clock sequence, advanced by the shared engine's compare-and-swap. Timestamps are
+//! kept strictly increasing: a clock that has not moved on (a coarse clock, or a burst within
+//! one 100-ns tick) yields the last timestamp plus one tick. The clock sequence is random at
+//! start (§6.3, "instead of stable storage") and is drawn again, different from the last one,
+//! when the clock goes back beyond the allowance under [`RollbackPolicy::Reset`] and in a
+//! forked child.
+//!
+//! Version 6 UUIDs sort by their timestamps; version 1 UUIDs do not (`time_low` comes first),
+//! so for v1 only the timestamps increase.
 
-use super::{out_of_range, rollback_error, Backoff, ForkWatch, RollbackPolicy, Tick};
+use super::engine::{Engine, Step, Tick, TimeBase};
+use super::{out_of_range, RollbackPolicy};
 use crate::clock::{Clock, SystemClock};
+use crate::fork::{ForkSource, ProcessFork};
 use crate::random::{process_node, RandomSource, ThreadRandom};
-use crate::time::{GREGORIAN_UNIX_OFFSET_100NS, MAX_GREGORIAN_100NS};
+use crate::time::MAX_GREGORIAN_100NS;
 use crate::{layout, Error, ErrorKind, Result, Uuid};
-use core::sync::atomic::AtomicU64;
-use portable_atomic::{AtomicU128, Ordering};
 
 /// A monotonic generator of version 1 or version 6 UUIDs.
+///
+/// It is 64-byte aligned so that its state has a cache line of its own: keep it in a
+/// `static`, on the stack or in a `Box` (an allocator that does not honour the alignment,
+/// such as a Python object's, must hold it boxed).
 ///
 /// # Examples
 /// ```
@@ -25,21 +33,13 @@ use portable_atomic::{AtomicU128, Ordering};
 /// assert!(a < b);
 /// assert_eq!(a.version_number(), Some(6));
 /// ```
-// `repr(C)` keeps `state` and `anchor` first and adjacent, and the 64-byte alignment puts
-// them in one cache line of their own: a new tick writes both, and no neighbour shares it.
 #[derive(Debug)]
 #[repr(C, align(64))]
-pub struct GregorianGenerator<C = SystemClock, R = ThreadRandom> {
-    /// `timestamp << 14 | clock_seq` of the last UUID; 0 before the first.
-    state: AtomicU128,
-    /// The clock, in 100-ns ticks, at the last new tick: what rollback is measured against.
-    anchor: AtomicU64,
-    fork: ForkWatch,
+pub struct GregorianGenerator<C = SystemClock, R = ThreadRandom, F = ProcessFork> {
+    /// First, so that its state and anchor open the cache line.
+    engine: Engine<C, F>,
     version: u8,
     node: Option<u64>,
-    allowance_ns: u64,
-    policy: RollbackPolicy,
-    clock: C,
     random: R,
 }
 
@@ -53,6 +53,7 @@ impl GregorianGenerator<SystemClock, ThreadRandom> {
             RollbackPolicy::Reset,
             SystemClock,
             ThreadRandom,
+            ProcessFork,
         )
     }
 
@@ -109,9 +110,12 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
             policy,
             clock,
             random,
+            ProcessFork,
         ))
     }
+}
 
+impl<C: Clock, R: RandomSource, F: ForkSource> GregorianGenerator<C, R, F> {
     const fn build(
         version: u8,
         node: Option<u64>,
@@ -119,17 +123,24 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
         policy: RollbackPolicy,
         clock: C,
         random: R,
+        fork: F,
     ) -> Self {
         Self {
-            state: AtomicU128::new(0),
-            anchor: AtomicU64::new(0),
-            fork: ForkWatch::new(),
+            engine: Engine::new(TimeBase::Gregorian, allowance_ns, policy, clock, fork),
             version,
             node,
-            allowance_ns,
-            policy,
-            clock,
             random,
+        }
+    }
+
+    /// The same generator watching `fork` for forks instead of the process (for tests that
+    /// simulate a fork).
+    pub fn with_fork_source<G: ForkSource>(self, fork: G) -> GregorianGenerator<C, R, G> {
+        GregorianGenerator {
+            engine: self.engine.with_fork(fork),
+            version: self.version,
+            node: self.node,
+            random: self.random,
         }
     }
 
@@ -145,19 +156,29 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
 
     /// The rollback allowance in nanoseconds.
     pub fn rollback_allowance_ns(&self) -> u64 {
-        self.allowance_ns
+        self.engine.allowance_ns()
     }
 
     /// The rollback policy.
     pub fn policy(&self) -> RollbackPolicy {
-        self.policy
+        self.engine.policy()
+    }
+
+    /// The clock it reads.
+    pub fn clock(&self) -> &C {
+        self.engine.clock()
+    }
+
+    /// The random source it draws from.
+    pub fn random(&self) -> &R {
+        &self.random
     }
 
     /// The next UUID with this generator's node and clock sequence.
     ///
     /// # Errors
-    /// [`ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`]; a timestamp error after
-    /// the year 5236.
+    /// [`ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`]; a clock or random source
+    /// error; a timestamp error after the year 5236.
     #[inline]
     pub fn generate(&self) -> Result<Uuid> {
         self.generate_with(None, None)
@@ -184,73 +205,39 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
     /// # Errors
     /// As [`GregorianGenerator::generate`].
     pub fn next_timestamp(&self) -> Result<(u64, u16)> {
-        let forked = self.fork.forked();
-        let allowance = self.allowance_ns / 100;
-        let mut now = self.now_ticks();
-        let mut reread = false;
-        let mut last = self.state.load(Ordering::Acquire);
-        let mut backoff = Backoff::default();
-        loop {
-            let (last_ts, last_seq) = ((last >> 14) as u64, (last & 0x3FFF) as u16);
-            let (ts, tick) = if last == 0 || now > last_ts {
-                (now, Tick::New)
-            } else {
-                // Rollback is measured against the clock of the last new tick, not against a
-                // timestamp that ran ahead of the clock by counting within a tick.
-                let behind = self.anchor.load(Ordering::Relaxed).saturating_sub(now);
-                if behind <= allowance {
-                    (last_ts + 1, Tick::Same)
-                } else if !reread {
-                    reread = true;
-                    now = self.now_ticks();
-                    continue;
-                } else if self.policy == RollbackPolicy::Reset {
-                    (now, Tick::Reset)
-                } else {
-                    return Err(rollback_error(behind * 100, self.allowance_ns));
+        self.engine.advance(
+            |key| (key >> 14) as u64,
+            |s: &Step| {
+                let last = s
+                    .last
+                    .map(|key| ((key >> 14) as u64, (key & 0x3FFF) as u16));
+                let ts = match (s.tick, last) {
+                    (Tick::Same, Some((last_ts, _))) => last_ts + 1,
+                    _ => s.now,
+                };
+                // A new clock sequence, different from the one it replaces (§6.3), at the
+                // start, after a reset and in a forked child; drawn only then.
+                let seq = match last {
+                    None => (self.random.next_u64()? & 0x3FFF) as u16,
+                    Some((_, last_seq)) if s.forked || s.tick == Tick::Reset => {
+                        let fresh = (self.random.next_u64()? & 0x3FFF) as u16;
+                        if fresh == last_seq {
+                            fresh ^ 1
+                        } else {
+                            fresh
+                        }
+                    }
+                    Some((_, last_seq)) => last_seq,
+                };
+                if ts > MAX_GREGORIAN_100NS {
+                    return Err(out_of_range(
+                        "a 60-bit Gregorian timestamp (until 5236-03-31)",
+                        format_args!("{ts} (100-ns ticks since 1582-10-15)"),
+                    ));
                 }
-            };
-            // A new clock sequence, different from the one it replaces (§6.3), at the start,
-            // after a reset and in a forked child; drawn only then.
-            let seq = if last == 0 {
-                (self.random.next_u64() & 0x3FFF) as u16
-            } else if forked || tick == Tick::Reset {
-                let fresh = (self.random.next_u64() & 0x3FFF) as u16;
-                if fresh == last_seq {
-                    fresh ^ 1
-                } else {
-                    fresh
-                }
-            } else {
-                last_seq
-            };
-            if ts > MAX_GREGORIAN_100NS {
-                return Err(out_of_range(
-                    "a 60-bit Gregorian timestamp (until 5236-03-31)",
-                    format_args!("{ts} (100-ns ticks since 1582-10-15)"),
-                ));
-            }
-            let next = (u128::from(ts) << 14) | u128::from(seq);
-            match self
-                .state
-                .compare_exchange_weak(last, next, Ordering::AcqRel, Ordering::Acquire)
-            {
-                Ok(_) => {
-                    tick.record(&self.anchor, now);
-                    return Ok((ts, seq));
-                }
-                Err(current) => {
-                    backoff.pause();
-                    last = current;
-                }
-            }
-        }
-    }
-
-    /// The clock in 100-ns ticks since 1582-10-15.
-    #[inline]
-    fn now_ticks(&self) -> u64 {
-        self.clock.now_unix_ns() / 100 + GREGORIAN_UNIX_OFFSET_100NS
+                Ok(((u128::from(ts) << 14) | u128::from(seq), (ts, seq)))
+            },
+        )
     }
 }
 
@@ -362,6 +349,57 @@ mod tests {
         assert_eq!((f.clock_seq, f.node), (0x3FFF, 0xFFFF_FFFF_FFFF));
         assert!(GregorianGenerator::new(7, None, 0, RollbackPolicy::Reset).is_err());
         assert!(GregorianGenerator::new(1, Some(1 << 48), 0, RollbackPolicy::Reset).is_err());
+    }
+
+    #[test]
+    fn a_fork_notice_survives_a_failed_first_step() {
+        // The child's first call fails (the clock went back beyond the allowance under the
+        // error policy); its first successful call must still draw a new clock sequence.
+        let clock = Arc::new(ManualClock::new(VECTOR_UNIX_NS));
+        let fork = Arc::new(crate::fork::ManualFork::new());
+        let g = GregorianGenerator::with_sources(
+            1,
+            Some(1),
+            1_000_000_000,
+            RollbackPolicy::Error,
+            Arc::clone(&clock),
+            ScriptedRandom::new(vec![0x1111, 0x2222]),
+        )
+        .unwrap()
+        .with_fork_source(Arc::clone(&fork));
+        let (_, parent_seq) = g.next_timestamp().unwrap();
+        assert_eq!(parent_seq, 0x1111);
+        fork.fork();
+        clock.rewind(5_000_000_000);
+        assert!(g.next_timestamp().unwrap_err().is_clock_rollback());
+        clock.advance(10_000_000_000);
+        let (_, child_seq) = g.next_timestamp().unwrap();
+        assert_eq!(
+            child_seq, 0x2222,
+            "the child kept its parent's clock sequence"
+        );
+        assert_eq!(g.next_timestamp().unwrap().1, 0x2222, "and draws only once");
+    }
+
+    #[test]
+    fn a_clock_error_leaves_the_generator_as_it_was() {
+        struct Broken;
+        impl crate::clock::Clock for Broken {
+            fn now_unix_ns(&self) -> Result<u64> {
+                Err(Error::new(ErrorKind::ClockBeforeEpoch { before_ns: 1 }))
+            }
+        }
+        let g = GregorianGenerator::with_sources(
+            6,
+            None,
+            0,
+            RollbackPolicy::Reset,
+            Broken,
+            ScriptedRandom::new(vec![1]),
+        )
+        .unwrap();
+        let err = g.generate().unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::ClockBeforeEpoch { before_ns: 1 });
     }
 
     #[test]

@@ -3,17 +3,25 @@
 //! Each generator keeps its state in one 128-bit atomic word (`portable_atomic::AtomicU128`:
 //! `cmpxchg16b` on x86-64, `casp`/LL-SC pairs on AArch64) advanced by compare-and-swap, plus a
 //! 64-bit anchor (the clock reading of the last new tick) that rollback is measured against; no
-//! mutex, read-write lock or spin lock is taken on the generation path. The successful CAS
-//! orders all calls: every UUID a generator returns is strictly greater than every UUID it
-//! returned before, across all threads, except after a rollback beyond the allowance under
+//! mutex, read-write lock or spin lock is taken on the generation path. One engine (the
+//! private `engine` module) runs that loop for every version; the versions differ only in how
+//! they compute the next key from the last one.
+//!
+//! The successful CAS orders all calls of one generator. For v6 and v7 every UUID it returns
+//! is strictly greater than every UUID it returned before, across all threads; for v1, whose
+//! layout puts `time_low` first, the *timestamps* strictly increase but the UUIDs do not sort
+//! by them. The one exception is a rollback beyond the allowance under
 //! [`RollbackPolicy::Reset`], which follows the clock back by design.
 //!
-//! Time and randomness come in through [`crate::clock::Clock`] and [`crate::random::RandomSource`], so tests drive the
-//! generators with a [`crate::clock::ManualClock`] and a [`crate::random::ScriptedRandom`].
+//! Time, randomness and fork notices come in through [`crate::clock::Clock`],
+//! [`crate::random::RandomSource`] and [`crate::fork::ForkSource`], so tests drive the
+//! generators with a [`crate::clock::ManualClock`], a [`crate::random::ScriptedRandom`] and a
+//! [`crate::fork::ManualFork`].
 //!
 //! The process-wide generators used by `uuid1()`, `uuid6()` and `uuid7()` are [`GLOBAL_V1`],
 //! [`GLOBAL_V6`] and [`GLOBAL_V7`].
 
+mod engine;
 pub mod gregorian;
 pub mod v7;
 
@@ -23,7 +31,6 @@ pub use v7::{V7Generator, V7Method};
 use crate::clock::SystemClock;
 use crate::random::ThreadRandom;
 use crate::{Error, ErrorKind, Result, Uuid};
-use core::sync::atomic::{AtomicU64, Ordering};
 
 /// What a generator does when the clock is behind its last timestamp by more than the
 /// rollback allowance (RFC 9562 §6.2, "Monotonic Error Checking").
@@ -111,79 +118,21 @@ pub fn uuid6(node: Option<u64>, clock_seq: Option<u64>) -> Result<Uuid> {
 }
 
 /// Python 3.14's `uuid.uuid8(a, b, c)`: each part keeps its low 48, 12 and 62 bits; a missing
-/// part is random (from the thread CSPRNG, where the stdlib uses `random.getrandbits`).
+/// part is random (from the thread CSPRNG, where the stdlib uses `random.getrandbits`). The
+/// three parts come from disjoint bits of one 128-bit draw: 122 random bits when all three
+/// are missing, as in the stdlib.
 pub fn uuid8(a: Option<u64>, b: Option<u64>, c: Option<u64>) -> Uuid {
-    use crate::random::RandomSource as _;
     let random = if a.is_none() || b.is_none() || c.is_none() {
-        ThreadRandom.next_u128()
+        ThreadRandom.u128()
     } else {
         0
     };
+    // Bits 80..128, 64..76 and 0..62 of the draw (`new_truncated` masks each part).
     crate::layout::v8::new_truncated(
-        a.unwrap_or((random >> 64) as u64),
-        b.unwrap_or((random >> 52) as u64),
+        a.unwrap_or((random >> 80) as u64),
+        b.unwrap_or((random >> 64) as u64),
         c.unwrap_or(random as u64),
     )
-}
-
-/// Tracks the fork epoch a generator last saw, to notice that it runs in a forked child.
-#[derive(Debug)]
-pub(crate) struct ForkWatch(AtomicU64);
-
-impl ForkWatch {
-    pub(crate) const fn new() -> Self {
-        Self(AtomicU64::new(0))
-    }
-
-    /// `true` exactly once per thread race after the process forked.
-    #[inline]
-    pub(crate) fn forked(&self) -> bool {
-        let epoch = crate::random::fork_epoch();
-        epoch != self.0.load(Ordering::Relaxed) && self.0.swap(epoch, Ordering::Relaxed) != epoch
-    }
-}
-
-/// Exponential backoff after a failed compare-and-swap: 1, 2, 4 ... 64 pause instructions. Under
-/// contention, retrying at once only bounces the cache line between cores; pausing lets the
-/// winner finish and gives the next attempt a better chance.
-#[derive(Debug, Default)]
-pub(crate) struct Backoff(u32);
-
-impl Backoff {
-    #[inline]
-    pub(crate) fn pause(&mut self) {
-        for _ in 0..1u32 << self.0 {
-            core::hint::spin_loop();
-        }
-        self.0 = (self.0 + 1).min(6);
-    }
-}
-
-/// How a successful compare-and-swap chose its timestamp, for the rollback anchor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tick {
-    /// From the clock, later than the last timestamp: the anchor moves up to it.
-    New,
-    /// Counting on from the last timestamp: the anchor stays.
-    Same,
-    /// From the clock after a rollback beyond the allowance: the anchor moves down to it.
-    Reset,
-}
-
-impl Tick {
-    /// Updates `anchor`, the clock reading of the last new tick, after a successful CAS.
-    #[inline]
-    pub(crate) fn record(self, anchor: &AtomicU64, clock: u64) {
-        match self {
-            // A racing thread may store a slightly older reading; the anchor then
-            // underestimates the clock, which only makes rollback detection more lenient.
-            Self::New if anchor.load(Ordering::Relaxed) < clock => {
-                anchor.store(clock, Ordering::Relaxed);
-            }
-            Self::Reset => anchor.store(clock, Ordering::Relaxed),
-            Self::New | Self::Same => {}
-        }
-    }
 }
 
 pub(crate) fn rollback_error(behind_ns: u64, allowance_ns: u64) -> Error {
@@ -198,4 +147,61 @@ pub(crate) fn out_of_range(layout: &'static str, value: impl core::fmt::Display)
         layout,
         value: value.to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bits of a random `uuid8()` that are not version or variant: bits 0..62, 64..76
+    /// and 80..128 of the value.
+    fn random_positions() -> Vec<u32> {
+        (0..62).chain(64..76).chain(80..128).collect()
+    }
+
+    #[test]
+    fn uuid8_has_122_independent_random_bits() {
+        // With 2000 draws, two independent bits agree on every draw with probability
+        // 2**-2000, and a bit is constant with probability 2**-1999; bits cut from overlapping
+        // parts of one draw agree always.
+        let draws: Vec<u128> = (0..2000)
+            .map(|_| uuid8(None, None, None).as_u128())
+            .collect();
+        let positions = random_positions();
+        assert_eq!(positions.len(), 122);
+        let column = |p: u32| -> Vec<bool> { draws.iter().map(|v| v >> p & 1 == 1).collect() };
+        let columns: Vec<Vec<bool>> = positions.iter().map(|&p| column(p)).collect();
+        for (i, a) in columns.iter().enumerate() {
+            assert!(
+                a.iter().any(|&b| b) && a.iter().any(|&b| !b),
+                "bit {} is constant",
+                positions[i]
+            );
+            for (j, b) in columns.iter().enumerate().skip(i + 1) {
+                assert_ne!(
+                    a, b,
+                    "bits {} and {} always agree",
+                    positions[i], positions[j]
+                );
+                let inverted: Vec<bool> = b.iter().map(|x| !x).collect();
+                assert_ne!(
+                    a, &inverted,
+                    "bits {} and {} always differ",
+                    positions[i], positions[j]
+                );
+            }
+        }
+        for d in &draws {
+            assert_eq!(Uuid::from_u128(*d).version_number(), Some(8));
+        }
+    }
+
+    #[test]
+    fn uuid8_keeps_given_parts_and_draws_the_rest() {
+        let u = uuid8(Some(0xABC), None, Some(5)).as_u128();
+        assert_eq!(u >> 80, 0xABC);
+        assert_eq!(u as u64 & ((1 << 62) - 1), 5);
+        let all = uuid8(Some(u64::MAX), Some(u64::MAX), Some(u64::MAX));
+        assert_eq!(all, Uuid::with_version(u128::MAX, 8));
+    }
 }

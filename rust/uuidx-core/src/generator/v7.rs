@@ -14,15 +14,15 @@
 //! allowance behind it) increments the last key. Because the key is one integer, a counter
 //! that overflows carries into the fraction and the timestamp, moving them ahead of the clock
 //! as §6.2 allows, and never repeats a value. The random bits are drawn fresh for each UUID
-//! and are not part of the state.
+//! and are not part of the state. The compare-and-swap loop is the shared engine's.
 
-use super::{out_of_range, rollback_error, Backoff, ForkWatch, RollbackPolicy, Tick};
+use super::engine::{Engine, Step, Tick, TimeBase};
+use super::{out_of_range, RollbackPolicy};
 use crate::clock::{Clock, SystemClock};
+use crate::fork::{ForkSource, ProcessFork};
 use crate::layout::low_bits;
 use crate::random::{RandomSource, ThreadRandom};
 use crate::{Error, ErrorKind, Result, Uuid};
-use core::sync::atomic::AtomicU64;
-use portable_atomic::{AtomicU128, Ordering};
 
 /// How the 74 bits after the timestamp are used (RFC 9562 §6.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,6 +149,10 @@ impl V7Method {
 /// A monotonic version 7 generator (see the module documentation). Share one between
 /// threads by reference; it is `Sync` and lock-free.
 ///
+/// It is 64-byte aligned so that its state has a cache line of its own: keep it in a
+/// `static`, on the stack or in a `Box`, which honour the alignment (an allocator that does
+/// not, such as a Python object's, must hold it boxed).
+///
 /// # Examples
 /// ```
 /// use uuidx_core::generator::{V7Generator, V7Method, RollbackPolicy};
@@ -157,27 +161,17 @@ impl V7Method {
 /// assert!(a < b);
 /// assert_eq!(b.version_number(), Some(7));
 /// ```
-// `repr(C)` keeps `state` and `anchor` first and adjacent, and the 64-byte alignment puts
-// them in one cache line of their own: a new tick writes both, and no neighbour shares it.
 #[derive(Debug)]
 #[repr(C, align(64))]
-pub struct V7Generator<C = SystemClock, R = ThreadRandom> {
-    /// The last key handed out; 0 before the first.
-    state: AtomicU128,
-    /// The clock, as a key prefix, at the last new tick: what rollback is measured against.
-    anchor: AtomicU64,
-    fork: ForkWatch,
+pub struct V7Generator<C = SystemClock, R = ThreadRandom, F = ProcessFork> {
+    /// First, so that its state and anchor open the cache line.
+    engine: Engine<C, F>,
     method: V7Method,
     fraction_bits: u32,
     counter_bits: u32,
     random_bits: u32,
-    allowance_ns: u64,
-    /// The allowance in units of the key prefix (ms, or 1/4096 ms with Method 3).
-    allowance_ticks: u128,
     /// Random bits one call needs: the tail, the counter seed and the increment.
     entropy_bits: u32,
-    policy: RollbackPolicy,
-    clock: C,
     random: R,
 }
 
@@ -190,6 +184,7 @@ impl V7Generator<SystemClock, ThreadRandom> {
             RollbackPolicy::Reset,
             SystemClock,
             ThreadRandom,
+            ProcessFork,
         )
     }
 
@@ -220,15 +215,19 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             policy,
             clock,
             random,
+            ProcessFork,
         ))
     }
+}
 
+impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     const fn build(
         method: V7Method,
         allowance_ns: u64,
         policy: RollbackPolicy,
         clock: C,
         random: R,
+        fork: F,
     ) -> Self {
         let (fraction_bits, counter_bits, random_bits) = method.widths();
         let increment_bits = match method {
@@ -236,19 +235,33 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             _ => 0,
         };
         Self {
-            state: AtomicU128::new(0),
-            anchor: AtomicU64::new(0),
-            fork: ForkWatch::new(),
+            engine: Engine::new(
+                TimeBase::Unix { fraction_bits },
+                allowance_ns,
+                policy,
+                clock,
+                fork,
+            ),
             method,
             fraction_bits,
             counter_bits,
             random_bits,
-            allowance_ns,
-            allowance_ticks: ((allowance_ns as u128) << fraction_bits) / 1_000_000,
             entropy_bits: random_bits + counter_bits.saturating_sub(1) + increment_bits,
-            policy,
-            clock,
             random,
+        }
+    }
+
+    /// The same generator watching `fork` for forks instead of the process (for tests that
+    /// simulate a fork).
+    pub fn with_fork_source<G: ForkSource>(self, fork: G) -> V7Generator<C, R, G> {
+        V7Generator {
+            engine: self.engine.with_fork(fork),
+            method: self.method,
+            fraction_bits: self.fraction_bits,
+            counter_bits: self.counter_bits,
+            random_bits: self.random_bits,
+            entropy_bits: self.entropy_bits,
+            random: self.random,
         }
     }
 
@@ -259,25 +272,40 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
 
     /// The rollback allowance in nanoseconds.
     pub fn rollback_allowance_ns(&self) -> u64 {
-        self.allowance_ns
+        self.engine.allowance_ns()
     }
 
     /// The rollback policy.
     pub fn policy(&self) -> RollbackPolicy {
-        self.policy
+        self.engine.policy()
+    }
+
+    /// The clock it reads.
+    pub fn clock(&self) -> &C {
+        self.engine.clock()
+    }
+
+    /// The random source it draws from.
+    pub fn random(&self) -> &R {
+        &self.random
+    }
+
+    /// The fork source it watches.
+    pub fn fork_source(&self) -> &F {
+        self.engine.fork_source()
     }
 
     /// The next UUID, greater than every UUID this generator returned before.
     ///
     /// # Errors
-    /// [`ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`]; a timestamp error after
-    /// the year 10889.
+    /// [`ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`]; a clock or random source
+    /// error; a timestamp error after the year 10889.
     #[inline]
     pub fn generate(&self) -> Result<Uuid> {
         let entropy = if self.entropy_bits <= 64 {
-            u128::from(self.random.next_u64())
+            u128::from(self.random.next_u64()?)
         } else {
-            self.random.next_u128()
+            self.random.next_u128()?
         };
         let key = self.reserve(1, entropy)?;
         Ok(self.compose(key, entropy as u64))
@@ -328,8 +356,8 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         let mut start = 0;
         while start < n {
             let len = CHUNK.min(n - start);
-            let first = self.reserve(len as u64, self.random.next_u128())?;
-            self.random.fill(&mut tails[..8 * len]);
+            let first = self.reserve(len as u64, self.random.next_u128()?)?;
+            self.random.fill(&mut tails[..8 * len])?;
             for (i, tail) in tails[..8 * len].chunks_exact(8).enumerate() {
                 let mut word = [0u8; 8];
                 word.copy_from_slice(tail);
@@ -347,31 +375,8 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
         48 + self.fraction_bits + self.counter_bits
     }
 
-    /// The clock as a key prefix: milliseconds, then `fraction_bits` of the millisecond.
-    /// (64-bit arithmetic: a 128-bit division would cost more than the rest of the call.)
-    #[inline]
-    fn prefix_of(&self, unix_ns: u64) -> u128 {
-        let ms = u128::from(unix_ns / 1_000_000);
-        if self.fraction_bits == 0 {
-            ms
-        } else {
-            // §6.2 Method 3: the fraction of a millisecond times 4096, rounded down.
-            let fraction = (unix_ns % 1_000_000) * 4096 / 1_000_000;
-            (ms << 12) | u128::from(fraction)
-        }
-    }
-
-    /// Nanoseconds in `ticks` units of the key prefix.
-    #[inline]
-    fn prefix_to_ns(&self, ticks: u128) -> u64 {
-        u64::try_from((ticks * 1_000_000) >> self.fraction_bits).unwrap_or(u64::MAX)
-    }
-
     /// Reserves `count` consecutive keys and returns the first. `entropy` supplies the counter
     /// seed and, for Method 2, the increment; its low `random_bits` are left for the UUID.
-    ///
-    /// Rollback is judged against the *anchor*, the clock reading of the last new tick, not
-    /// against the last key: a key that ran ahead of the clock by counting is no rollback.
     fn reserve(&self, count: u64, entropy: u128) -> Result<u128> {
         let c = self.counter_bits;
         let above_random = entropy >> self.random_bits;
@@ -386,61 +391,40 @@ impl<C: Clock, R: RandomSource> V7Generator<C, R> {
             _ if c == 0 => (0, 1),
             _ => (above_random & ((1 << (c - 1)) - 1), 1),
         };
-        // A forked child jumps ahead by a random amount, so that it and its parent, which
-        // continue from the same state, are unlikely to step through the same counter values.
-        let step = if c > 1 && self.fork.forked() {
-            step + u128::from(self.random.next_u64() & ((1 << (c - 1).min(32)) - 1))
-        } else {
-            step
-        };
         let span = u128::from(count.max(1)) - 1;
-        let mut now_prefix = self.prefix_of(self.clock.now_unix_ns());
-        let mut reread = false;
-        let mut last = self.state.load(Ordering::Acquire);
-        let mut backoff = Backoff::default();
-        loop {
-            let last_prefix = last >> c;
-            let (first, tick) = if now_prefix > last_prefix {
-                ((now_prefix << c) | seed, Tick::New)
-            } else {
-                let anchor = u128::from(self.anchor.load(Ordering::Relaxed));
-                let behind = anchor.saturating_sub(now_prefix);
-                if behind <= self.allowance_ticks {
-                    (last + step, Tick::Same)
-                } else if !reread {
-                    // A thread descheduled since it read the clock would see a rollback that
-                    // never happened: read the clock again before deciding.
-                    reread = true;
-                    now_prefix = self.prefix_of(self.clock.now_unix_ns());
-                    continue;
-                } else if self.policy == RollbackPolicy::Reset {
-                    ((now_prefix << c) | seed, Tick::Reset)
-                } else {
-                    return Err(rollback_error(self.prefix_to_ns(behind), self.allowance_ns));
+        let mut jump = None;
+        self.engine.advance(
+            |key| (key >> c) as u64,
+            |s: &Step| {
+                let first = match (s.tick, s.last) {
+                    (Tick::Same, Some(last)) => {
+                        // A forked child jumps ahead by a random amount, so that it and its
+                        // parent, which continue from the same state, are unlikely to step
+                        // through the same counter values.
+                        let jump = if c > 1 && s.forked {
+                            match jump {
+                                Some(j) => j,
+                                None => *jump.insert(u128::from(
+                                    self.random.next_u64()? & ((1 << (c - 1).min(32)) - 1),
+                                )),
+                            }
+                        } else {
+                            0
+                        };
+                        last + step + jump
+                    }
+                    _ => (u128::from(s.now) << c) | seed,
+                };
+                let end = first + span;
+                if end >> self.key_bits() != 0 {
+                    return Err(out_of_range(
+                        "a version 7 UUID (48-bit milliseconds since 1970)",
+                        format_args!("{} ms", end >> (self.key_bits() - 48)),
+                    ));
                 }
-            };
-            let end = first + span;
-            if end >> self.key_bits() != 0 {
-                return Err(out_of_range(
-                    "a version 7 UUID (48-bit milliseconds since 1970)",
-                    format_args!("{} ms", end >> (self.key_bits() - 48)),
-                ));
-            }
-            match self
-                .state
-                .compare_exchange_weak(last, end, Ordering::AcqRel, Ordering::Acquire)
-            {
-                Ok(_) => {
-                    // The prefix has at most 60 bits, so it fits the anchor.
-                    tick.record(&self.anchor, now_prefix as u64);
-                    return Ok(first);
-                }
-                Err(current) => {
-                    backoff.pause();
-                    last = current;
-                }
-            }
-        }
+                Ok((end, first))
+            },
+        )
     }
 
     /// The UUID for `key` with the low `random_bits` of `random` after it.

@@ -26,15 +26,18 @@ pub const fn from_random_bytes(random: [u8; 16]) -> Uuid {
 /// (RFC 9562 §5.4, §6.9).
 #[inline]
 pub fn new() -> Uuid {
-    new_from(&ThreadRandom)
+    Uuid::with_version(ThreadRandom.u128(), 4)
 }
 
-/// A version 4 UUID whose 122 free bits come from `random`.
+/// A version 4 UUID whose 122 free bits come from 16 bytes of `random`.
+///
+/// # Errors
+/// An error of the random source.
 #[inline]
-pub fn new_from<R: RandomSource + ?Sized>(random: &R) -> Uuid {
+pub fn new_from<R: RandomSource + ?Sized>(random: &R) -> crate::Result<Uuid> {
     let mut bytes = [0u8; 16];
-    random.fill(&mut bytes);
-    from_random_bytes(bytes)
+    random.fill(&mut bytes)?;
+    Ok(from_random_bytes(bytes))
 }
 
 /// Fills `out` with `out.len() / 16` version 4 UUIDs as 16-byte big-endian records, from one
@@ -50,7 +53,7 @@ pub fn fill_bytes(out: &mut [u8]) -> crate::Result<()> {
             out.len(),
         ));
     }
-    ThreadRandom.fill(out);
+    ThreadRandom.bytes(out);
     for record in out.chunks_exact_mut(16) {
         record[6] = (record[6] & 0x0F) | 0x40;
         record[8] = (record[8] & 0x3F) | 0x80;
@@ -64,7 +67,7 @@ pub fn fill(out: &mut [Uuid]) {
     let mut bytes = [0u8; 16 * CHUNK];
     for chunk in out.chunks_mut(CHUNK) {
         let random = &mut bytes[..16 * chunk.len()];
-        ThreadRandom.fill(random);
+        ThreadRandom.bytes(random);
         for (slot, record) in chunk.iter_mut().zip(random.chunks_exact(16)) {
             let mut octets = [0u8; 16];
             octets.copy_from_slice(record);

@@ -33,14 +33,15 @@ pub fn new(unix_ts_ms: u64, rand_a: u64, rand_b: u64) -> Result<Uuid> {
 /// generator does) and 62 random bits in `rand_b`. Not part of any monotonic sequence.
 ///
 /// # Errors
-/// [`crate::ErrorKind::TimestampOutOfRange`] before 1970 or after the year 10889.
+/// [`crate::ErrorKind::TimestampOutOfRange`] before 1970 or after the year 10889; an error of
+/// the random source.
 pub fn at_unix_ns<R: crate::random::RandomSource + ?Sized>(
     unix_ns: i128,
     random: &R,
 ) -> Result<Uuid> {
     let ms = crate::time::unix_ns_to_unix_ms(unix_ns)?;
     let fraction = (unix_ns.rem_euclid(1_000_000) * 4096 / 1_000_000) as u64;
-    Ok(super::join(7, ms, fraction as u16, random.next_u64()))
+    Ok(super::join(7, ms, fraction as u16, random.next_u64()?))
 }
 
 /// The smallest version 7 UUID of the millisecond that contains `unix_ns`: `rand_a` and
