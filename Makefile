@@ -46,7 +46,7 @@ test-wheels: ## Install each wheel in dist/ (and the sdist) into a clean venv of
 	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels
 
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here
-	$(PYTHON_EXE) ci/matrix.py test-matrix
+	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-matrix
 
 test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest
 

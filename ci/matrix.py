@@ -14,8 +14,8 @@ with the reason; a failure on any provisioned one fails the run.
 interpreter, the wheel installed, the suite run against it), then the same for the sdist, built
 from source by pip and tested with the tests it ships.
 
-The host's interpreters run one after the other, and so do the chroot's, but the two lanes run
-side by side (``MATRIX_JOBS=1``: one after the other). Results and logs go under
+Two jobs run side by side: one worker takes the chroot's interpreters first, then helps with the
+host's (``MATRIX_JOBS=1``: one after the other). Results and logs go under
 ``target/ci/`` (git-ignored); each interpreter's virtualenv is ``.venv/<tag>`` of its checkout
 (the chroot keeps its own copy of the checkout), each wheel's a fresh one under ``target/ci/``.
 """
@@ -32,6 +32,7 @@ import tarfile
 import threading
 import time
 import xml.etree.ElementTree as ET
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -149,8 +150,11 @@ def chroot_row(row: Row, inner: list[str], out: Path, started: float,
     """``inner`` run in the chroot, with ``out`` at /out (and ``dist`` at /dist); a root that
     cannot be provisioned makes a skipped row, with ci/chroot-python's reason."""
     env = dict(os.environ, CHROOT_BIND_RW=f"{out}:/out")
-    if dist is not None:
-        env["CHROOT_BIND_RO"] = f"{dist}:/dist"
+    binds = [f"{dist}:/dist"] if dist is not None else []
+    if "UV" in os.environ:  # the host's uv binary, at /opt/ci-tools/uv in the root
+        binds.append(f"{Path(os.environ['UV']).parent}:/opt/ci-tools")
+        inner = ["env", "UV=/opt/ci-tools/uv", *inner]
+    env["CHROOT_BIND_RO"] = " ".join(binds)
     rc, last = run_logged(
         [str(REPO / "ci/chroot-python"), "--", *inner], f"[{row.label}]", env=env
     )
@@ -171,18 +175,29 @@ Job = Callable[[], Row]
 
 
 def run_lanes(host: list[Job], chroot: list[Job]) -> list[Row]:
-    """Host jobs one after the other, chroot jobs one after the other, the two lanes side by
-    side (one lane waits on the network or a single-threaded pytest while the other builds).
-    ``MATRIX_JOBS=1`` runs the lanes one after the other."""
-    def lane(jobs: list[Job]) -> list[Row]:
-        return [job() for job in jobs]
+    """Two workers side by side (2 cores: one builds while the other waits on the network or
+    runs a mostly single-threaded pytest): the first runs the chroot jobs (which must not run
+    two at a time: the root is locked per run), then helps with the host jobs; the second runs
+    host jobs. ``MATRIX_JOBS=1``: everything one after the other."""
+    if os.environ.get("MATRIX_JOBS", "2") == "1":
+        return [job() for job in chroot + host]
+    queue = deque(host)
+    lock = threading.Lock()
 
-    if os.environ.get("MATRIX_JOBS", "2") == "1" or not host or not chroot:
-        return lane(host) + lane(chroot)
+    def take() -> Optional[Job]:
+        with lock:
+            return queue.popleft() if queue else None
+
+    def worker(first: list[Job]) -> list[Row]:
+        rows = [job() for job in first]
+        while (job := take()) is not None:
+            rows.append(job())
+        return rows
+
     with ThreadPoolExecutor(max_workers=2) as pool:
-        chroot_rows = pool.submit(lane, chroot)
-        host_rows = lane(host)
-        return host_rows + chroot_rows.result()
+        chroot_worker = pool.submit(worker, chroot)
+        host_worker = pool.submit(worker, [])
+        return host_worker.result() + chroot_worker.result()
 
 
 def fresh(out: Path) -> Path:
@@ -347,6 +362,15 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="X.Y versions (default: 3.9 to 3.15)")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    # uv (ci/tools) for the virtualenvs: ci/suite and ci/wheel-suite use it when UV is set.
+    tools = subprocess.run(
+        [str(REPO / "ci/tools"), os.environ.get("PYTHON", "python3")],
+        capture_output=True, text=True, check=False,
+    )
+    if tools.returncode == 0 and (Path(tools.stdout.strip()) / "uv").exists():
+        os.environ["UV"] = str(Path(tools.stdout.strip()) / "uv")
+    else:
+        say(f"note: no uv from ci/tools, virtualenvs made with pip: {tools.stderr[-500:]}")
     if args.command == "test-matrix":
         rows = test_matrix(args)
     else:
