@@ -1,7 +1,8 @@
 """Shared fixtures: the RFC 9562 test vectors.
 
-The vectors live next to the specification, in ``../shared/spec/rfc9562-vectors.json`` relative
-to the repository (``UUIDX_VECTORS`` overrides the path).
+The vectors are read from ``tests/data/rfc9562-vectors.json``, the repository's byte-identical
+copy of ``../shared/spec/`` (``tests/test_data.py`` checks it; ``UUIDX_VECTORS`` overrides the
+path), so a plain clone and the sdist run the tests too.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from hypothesis import settings
 settings.register_profile("uuidx", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "uuidx"))
 
-DEFAULT_VECTORS = Path(__file__).resolve().parents[2] / "shared/spec/rfc9562-vectors.json"
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DEFAULT_VECTORS = DATA_DIR / "rfc9562-vectors.json"
 
 
 def vectors_path() -> Path:
-    """Where the vectors JSON is: ``$UUIDX_VECTORS`` or the shared spec directory."""
+    """Where the vectors JSON is: ``$UUIDX_VECTORS`` or ``tests/data/``."""
     return Path(os.environ.get("UUIDX_VECTORS", DEFAULT_VECTORS))
 
 

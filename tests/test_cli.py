@@ -328,13 +328,6 @@ def test_help_of_each_command(command: str) -> None:
     assert proc.returncode == 0 and proc.stdout.startswith(f"usage: {os.path.basename(sys.executable)} -m uuidx {command}")
 
 
-def test_version() -> None:
-    (line,) = lines_of(run("--version"))
-    import uuidx.__main__ as cli
-
-    assert line == f"uuidx {cli._version()}"
-
-
 def run_bytes(*args: Union[str, bytes], code: Optional[str] = None) -> subprocess.CompletedProcess[bytes]:
     head = ["-c", code, "prog"] if code else ["-m", "uuidx"]
     return subprocess.run(

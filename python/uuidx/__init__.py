@@ -32,6 +32,7 @@ from uuid import (
 )
 
 from . import _core
+from ._core import __version__ as __version__
 from ._core import (
     ClockError,
     ClockRollbackError,

@@ -54,17 +54,6 @@ _COMMANDS = ("gen", "inspect", "convert", "bounds")
 _BATCH = 4096
 
 
-def _version() -> str:
-    """uuidx's version: ``uuidx.__version__`` where the package has it, else the installed
-    distribution's metadata."""
-    version = getattr(uuidx, "__version__", None)
-    if isinstance(version, str):
-        return version
-    from importlib.metadata import version as distribution_version
-
-    return distribution_version("uuidx")
-
-
 def _name(text: str) -> Union[str, bytes]:
     """A name from the command line: the text, or, when it is not valid UTF-8 (the shell
     passed bytes that Python decoded with surrogate escapes), the bytes as given."""
@@ -630,7 +619,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     prog = _prog_name()
     try:
         if args == ["--version"]:
-            _write_lines([f"uuidx {_version()}"])
+            _write_lines([f"uuidx {uuidx.__version__}"])
         elif args and args[0] in _RUN:
             return _RUN[args[0]](prog, args[1:])
         else:

@@ -7,6 +7,7 @@ from uuid import UUID
 from typing_extensions import Buffer
 
 __all__ = [
+    "__version__",
     "uuid7_bytes",
     "uuid4_bytes",
     "uuid7_str_many",
@@ -61,6 +62,8 @@ __all__ = [
     "v7_generator_fields",
     "v6_to_v1",
 ]
+
+__version__: str  # the crate's version (CARGO_PKG_VERSION), as in the dist metadata
 
 _Name = Union[str, bytes, bytearray, memoryview, Buffer]
 _Int = SupportsIndex

@@ -1,5 +1,6 @@
-//! Every RFC 9562 test vector in `shared/spec/rfc9562-vectors.json` (Appendix A, Appendix B,
-//! §4, §5.9, §5.10, §6.6), checked through the public API of `uuidx-core`.
+//! Every RFC 9562 test vector in the repository's `tests/data/rfc9562-vectors.json` (a copy of
+//! `shared/spec/`: Appendix A, Appendix B, §4, §5.9, §5.10, §6.6), checked through the public
+//! API of `uuidx-core`.
 //!
 //! The test is strict about the file: every key of every vector must be checked, and a vector
 //! of a version (or a version 8 `kind`) this file does not know makes it fail, so a vector
@@ -15,7 +16,7 @@ use uuidx_core::{parse::parse, time, ErrorKind, Uuid, Variant};
 
 const VECTORS_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/spec/rfc9562-vectors.json"
+    "/../../tests/data/rfc9562-vectors.json"
 );
 
 /// The file's text and its parsed JSON.

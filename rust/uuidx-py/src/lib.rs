@@ -393,6 +393,7 @@ fn hot<'py>(
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The hot functions: a C entry point with a fast body, and the full function behind it.
     exact::add_fast_functions(
         m,

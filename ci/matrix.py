@@ -1,0 +1,384 @@
+"""``make test-matrix`` and ``make test-wheels``: every CPython from 3.9 to 3.15 this machine can
+provision, one pass each, and a table of pytest's counts at the end.
+
+Interpreters: the host's (``ci/find-python``: on PATH, or pyenv's builds under
+``$(pyenv root)/versions``) where present; 3.14 and 3.15 otherwise from Debian sid's packages in
+a chroot (``ci/chroot-python``). An interpreter that cannot be provisioned is reported as skipped,
+with the reason; a failure on any provisioned one fails the run.
+
+``test-matrix``: ``ci/suite`` per interpreter (build with the ``fast`` cargo profile into
+``.venv/<tag>``, mypy --strict, stubtest, pytest). The 3.13 pass runs with
+``PYTHONMALLOC=mimalloc``, the allocator of free-threaded builds.
+
+``test-wheels``: ``ci/wheel-suite`` per wheel in ``dist/`` (a clean virtualenv of the wheel's own
+interpreter, the wheel installed, the suite run against it), then the same for the sdist, built
+from source by pip and tested with the tests it ships.
+
+Two jobs run side by side: one worker takes the chroot's interpreters first, then helps with the
+host's (``MATRIX_JOBS=1``: one after the other). Results and logs go under
+``target/ci/`` (git-ignored); each interpreter's virtualenv is ``.venv/<tag>`` of its checkout
+(the chroot keeps its own copy of the checkout), each wheel's a fresh one under ``target/ci/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+REPO = Path(__file__).resolve().parents[1]
+VERSIONS = ("3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
+# Debian sid packages these two (python3.14, python3.15); ci/chroot-python installs both.
+CHROOT_VERSIONS = ("3.14", "3.15")
+# The matrix pass that runs under mimalloc (PYTHONMALLOC=mimalloc, CPython 3.13+): pyenv's 3.13
+# is on every machine of the project, so this pass never depends on the chroot.
+MIMALLOC_VERSION = "3.13"
+CANNOT_PROVISION = 75  # ci/chroot-python's exit status when the root cannot be made
+
+
+@dataclass
+class Row:
+    """One line of the final table."""
+
+    label: str
+    where: str
+    result: str = "skipped"
+    note: str = ""
+    passed: Optional[int] = None
+    failed: Optional[int] = None
+    skipped: Optional[int] = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.result in ("passed", "skipped")
+
+
+def find_host_python(version: str) -> Optional[str]:
+    """The host's interpreter for ``version`` (X.Y), or None."""
+    proc = subprocess.run(
+        [str(REPO / "ci/find-python"), f"python{version}"],
+        capture_output=True, text=True, check=False,
+    )
+    exe = proc.stdout.strip()
+    if proc.returncode != 0 or not exe:
+        return None
+    check = subprocess.run(
+        [exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        capture_output=True, text=True, check=False,
+    )
+    return exe if check.stdout.strip() == version else None
+
+
+def junit_counts(path: Path) -> tuple[int, int, int]:
+    """(passed, failed, skipped) from pytest's JUnit XML; errors count as failed."""
+    root = ET.parse(path).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    tests = failures = skipped = 0
+    for suite in suites:
+        tests += int(suite.get("tests", "0"))
+        failures += int(suite.get("failures", "0")) + int(suite.get("errors", "0"))
+        skipped += int(suite.get("skipped", "0"))
+    return tests - failures - skipped, failures, skipped
+
+
+def finish_row(row: Row, out: Path, rc: int, started: float) -> Row:
+    """Fill ``row`` from a suite's exit status and its ``out`` folder (steps, junit.xml)."""
+    row.seconds = time.monotonic() - started
+    interpreter = out / "interpreter.log"
+    if interpreter.exists():  # "Python 3.14.10 (main, Oct 26 2026, ...)"
+        words = interpreter.read_text().split()
+        if len(words) > 1 and words[0] == "Python":
+            row.label = words[1] + (" (sdist)" if row.label == "sdist" else "")
+    junit = out / "junit.xml"
+    if junit.exists():
+        try:
+            row.passed, row.failed, row.skipped = junit_counts(junit)
+        except (ET.ParseError, ValueError) as exc:
+            row.note = f"unreadable {junit}: {exc}"
+    steps = (out / "steps").read_text().split("\n") if (out / "steps").exists() else []
+    failed_steps = [s.split()[0] for s in steps if len(s.split()) == 3 and s.split()[1] != "0"]
+    if rc == 0 and not failed_steps and row.failed == 0 and row.passed:
+        row.result = "passed"
+    else:
+        row.result = "FAILED"
+        what = ", ".join(failed_steps) or f"exit status {rc}"
+        logs = out.relative_to(REPO) if REPO in out.parents else out
+        row.note = "; ".join(x for x in (row.note, f"{what} failed, logs in {logs}") if x)
+    return row
+
+
+_print_lock = threading.Lock()
+
+
+def say(line: str) -> None:
+    with _print_lock:
+        print(line, flush=True)
+
+
+def run_logged(
+    cmd: list[str], prefix: str, env: Optional[dict[str, str]] = None
+) -> tuple[int, str]:
+    """Run ``cmd``, echoing its output with ``prefix``; returns (exit status, last line)."""
+    say(f"{prefix} + {' '.join(cmd)}")
+    proc = subprocess.Popen(
+        cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    assert proc.stdout is not None
+    last = ""
+    for line in proc.stdout:
+        say(f"{prefix} {line.rstrip()}")
+        if line.strip():
+            last = line.strip()
+    return proc.wait(), last
+
+
+def chroot_row(row: Row, inner: list[str], out: Path, started: float,
+               dist: Optional[Path] = None) -> Row:
+    """``inner`` run in the chroot, with ``out`` at /out (and ``dist`` at /dist); a root that
+    cannot be provisioned makes a skipped row, with ci/chroot-python's reason."""
+    env = dict(os.environ, CHROOT_BIND_RW=f"{out}:/out")
+    binds = [f"{dist}:/dist"] if dist is not None else []
+    if "UV" in os.environ:  # the host's uv binary, at /opt/ci-tools/uv in the root
+        binds.append(f"{Path(os.environ['UV']).parent}:/opt/ci-tools")
+        inner = ["env", "UV=/opt/ci-tools/uv", *inner]
+    env["CHROOT_BIND_RO"] = " ".join(binds)
+    rc, last = run_logged(
+        [str(REPO / "ci/chroot-python"), "--", *inner], f"[{row.label}]", env=env
+    )
+    if rc == CANNOT_PROVISION:
+        row.result, row.note = "skipped", last.replace("chroot-python: ", "")
+        row.seconds = time.monotonic() - started
+        return row
+    return finish_row(row, out, rc, started)
+
+
+def not_found_reason(version: str) -> str:
+    return f"no python{version}: not on PATH, not among pyenv's builds" + (
+        "" if version in CHROOT_VERSIONS else f", and Debian sid has no python{version}"
+    )
+
+
+Job = Callable[[], Row]
+
+
+def run_lanes(host: list[Job], chroot: list[Job]) -> list[Row]:
+    """Two workers side by side (2 cores: one builds while the other waits on the network or
+    runs a mostly single-threaded pytest): the first runs the chroot jobs (which must not run
+    two at a time: the root is locked per run), then helps with the host jobs; the second runs
+    host jobs. ``MATRIX_JOBS=1``: everything one after the other."""
+    if os.environ.get("MATRIX_JOBS", "2") == "1":
+        return [job() for job in chroot + host]
+    queue = deque(host)
+    lock = threading.Lock()
+
+    def take() -> Optional[Job]:
+        with lock:
+            return queue.popleft() if queue else None
+
+    def worker(first: list[Job]) -> list[Row]:
+        rows = [job() for job in first]
+        while (job := take()) is not None:
+            rows.append(job())
+        return rows
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        chroot_worker = pool.submit(worker, chroot)
+        host_worker = pool.submit(worker, [])
+        return host_worker.result() + chroot_worker.result()
+
+
+def fresh(out: Path) -> Path:
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    return out
+
+
+def matrix_job(version: str, out: Path) -> tuple[str, Job]:
+    """("host" or "chroot", the job) for one interpreter of the test matrix."""
+    env = dict(os.environ)
+    note = ""
+    if version == MIMALLOC_VERSION:
+        env["PYTHONMALLOC"] = "mimalloc"
+        note = "PYTHONMALLOC=mimalloc"
+    exe = find_host_python(version)
+
+    def host() -> Row:
+        started = time.monotonic()
+        assert exe is not None
+        rc, _ = run_logged([str(REPO / "ci/suite"), exe, str(out)], f"[{version}]", env=env)
+        return finish_row(Row(version, exe, note=note), out, rc, started)
+
+    def chroot() -> Row:
+        inner = ["ci/suite", f"python{version}", "/out"]
+        if note:
+            inner = ["env", "PYTHONMALLOC=mimalloc", *inner]
+        row = Row(version, f"chroot (Debian sid): /usr/bin/python{version}", note=note)
+        return chroot_row(row, inner, out, time.monotonic())
+
+    if exe is not None:
+        return "host", host
+    if version in CHROOT_VERSIONS:
+        return "chroot", chroot
+    return "host", lambda: Row(version, "-", "skipped", not_found_reason(version))
+
+
+def test_matrix(args: argparse.Namespace) -> list[Row]:
+    out_root = REPO / "target/ci/matrix"
+    lanes: dict[str, list[Job]] = {"host": [], "chroot": []}
+    for version in args.versions:
+        where, job = matrix_job(version, fresh(out_root / version))
+        lanes[where].append(job)
+    return sort_rows(run_lanes(lanes["host"], lanes["chroot"]), args.versions)
+
+
+def sort_rows(rows: list[Row], versions: list[str]) -> list[Row]:
+    def key(row: Row) -> tuple[int, str]:
+        base = ".".join(row.label.split()[0].split(".")[:2])
+        return (versions.index(base) if base in versions else len(versions), row.label)
+
+    return sorted(rows, key=key)
+
+
+WHEEL_TAG = re.compile(r"-cp3(\d+)(t?)-cp3\d+t?-")
+
+
+def wheel_job(version: str, wheel: Optional[Path], dist: Path, out: Path) -> tuple[str, Job]:
+    """("host" or "chroot", the job) testing one wheel on its interpreter."""
+    if wheel is None:
+        reason = f"no cp3{version[2:]} wheel in dist/ (make wheels)"
+        return "host", lambda: Row(version, "-", "FAILED", reason)
+    exe = find_host_python(version)
+
+    def host() -> Row:
+        started = time.monotonic()
+        assert exe is not None
+        rc, _ = run_logged(
+            [str(REPO / "ci/wheel-suite"), exe, str(wheel), str(out)], f"[{version}]"
+        )
+        return finish_row(Row(version, wheel.name), out, rc, started)
+
+    def chroot() -> Row:
+        inner = ["ci/wheel-suite", f"python{version}", f"/dist/{wheel.name}", "/out"]
+        row = Row(version, f"{wheel.name} (chroot)")
+        return chroot_row(row, inner, out, time.monotonic(), dist)
+
+    if exe is not None:
+        return "host", host
+    if version in CHROOT_VERSIONS:
+        return "chroot", chroot
+    return "host", lambda: Row(version, wheel.name, "skipped", not_found_reason(version))
+
+
+def test_wheels(args: argparse.Namespace) -> list[Row]:
+    dist = REPO / "dist"
+    out_root = fresh(REPO / "target/ci/wheels")
+    wheels: dict[str, Path] = {}
+    for path in sorted(dist.glob("uuidx-*.whl")):
+        m = WHEEL_TAG.search(path.name)
+        if m and not m.group(2):
+            wheels[f"3.{m.group(1)}"] = path
+    lanes: dict[str, list[Job]] = {"host": [], "chroot": []}
+    for version in args.versions:
+        where, job = wheel_job(version, wheels.get(version), dist, fresh(out_root / version))
+        lanes[where].append(job)
+    lanes["host"].append(lambda: test_sdist(dist, fresh(out_root / "sdist")))
+    rows = run_lanes(lanes["host"], lanes["chroot"])
+    return sort_rows([r for r in rows if "sdist" not in r.label], args.versions) + [
+        r for r in rows if "sdist" in r.label
+    ]
+
+
+def test_sdist(dist: Path, out: Path) -> Row:
+    """The sdist, built from source by pip into a clean venv of ``$PYTHON`` and tested with the
+    tests it ships (``tests/`` and ``tests/data/`` from the unpacked sdist, not the checkout)."""
+    sdists = sorted(dist.glob("uuidx-*.tar.gz"))
+    started = time.monotonic()
+    if len(sdists) != 1:
+        return Row("sdist", str(dist), "FAILED", f"expected one sdist in dist/, found {len(sdists)}")
+    exe = find_host_python_any()
+    src = out / "src"
+    with tarfile.open(sdists[0]) as tar:
+        tar.extractall(src, filter="data")
+    (top,) = src.iterdir()
+    row = Row("sdist", sdists[0].name)
+    rc, _ = run_logged(
+        [str(REPO / "ci/wheel-suite"), exe, str(sdists[0]), str(out), str(top)], "[sdist]"
+    )
+    return finish_row(row, out, rc, started)
+
+
+def find_host_python_any() -> str:
+    """``$PYTHON`` (the Makefile's, default python3) resolved to an interpreter."""
+    name = os.environ.get("PYTHON", "python3")
+    proc = subprocess.run(
+        [str(REPO / "ci/find-python"), name], capture_output=True, text=True, check=False
+    )
+    return proc.stdout.strip() or sys.executable
+
+
+def print_table(title: str, rows: list[Row]) -> None:
+    def num(n: Optional[int]) -> str:
+        return "-" if n is None else str(n)
+
+    header = ("interpreter", "tested", "result", "passed", "failed", "skipped", "time")
+    lines = [
+        (r.label, r.where, r.result + (f" ({r.note})" if r.note else ""),
+         num(r.passed), num(r.failed), num(r.skipped), f"{r.seconds:.0f} s")
+        for r in rows
+    ]
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *lines)]
+    print(f"\n{title}")
+    for i, line in enumerate([header, *lines]):
+        print("| " + " | ".join(str(x).ljust(w) for x, w in zip(line, widths)) + " |")
+        if i == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    passed = sum(r.passed or 0 for r in rows)
+    failed = sum(r.failed or 0 for r in rows)
+    skipped = sum(r.skipped or 0 for r in rows)
+    bad = [r.label for r in rows if not r.ok]
+    not_run = [r.label for r in rows if r.result == "skipped"]
+    print(f"interpreters: {len(rows) - len(bad) - len(not_run)} passed, {len(bad)} failed, "
+          f"{len(not_run)} skipped (not provisioned)")
+    print(f"{title.split()[0]} {passed} passed, {failed} failed, {skipped} skipped")
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["test-matrix", "test-wheels"])
+    parser.add_argument("versions", nargs="*", default=list(VERSIONS),
+                        help="X.Y versions (default: 3.9 to 3.15)")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    # uv (ci/tools) for the virtualenvs: ci/suite and ci/wheel-suite use it when UV is set.
+    tools = subprocess.run(
+        [str(REPO / "ci/tools"), os.environ.get("PYTHON", "python3")],
+        capture_output=True, text=True, check=False,
+    )
+    if tools.returncode == 0 and (Path(tools.stdout.strip()) / "uv").exists():
+        os.environ["UV"] = str(Path(tools.stdout.strip()) / "uv")
+    else:
+        say(f"note: no uv from ci/tools, virtualenvs made with pip: {tools.stderr[-500:]}")
+    if args.command == "test-matrix":
+        rows = test_matrix(args)
+    else:
+        rows = test_wheels(args)
+    print_table(f"{args.command}: CPython {args.versions[0]} to {args.versions[-1]} "
+                f"({time.monotonic() - started:.0f} s)", rows)
+    return 0 if all(r.ok for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
