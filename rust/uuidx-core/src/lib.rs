@@ -10,13 +10,15 @@
 //! - time bases in [`time`] (§5.1, §5.7);
 //! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`],
 //!   a [`random::RandomSource`] and a [`fork::ForkSource`];
-//! - the memory bound of bulk requests in [`memory`].
+//! - the memory bound of bulk requests in [`memory`];
+//! - column kernels (many rows per call: parse, format, name-based, timestamps) in [`column`].
 //!
 //! It has no Python dependency; the `uuidx-py` crate binds it to Python.
 
 #![deny(missing_docs)]
 
 pub mod clock;
+pub mod column;
 mod error;
 pub mod fork;
 pub mod format;
