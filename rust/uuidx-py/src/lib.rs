@@ -7,6 +7,7 @@
 
 #![deny(unsafe_code)]
 
+mod arrow;
 mod bulk;
 mod convert;
 mod errors;
@@ -346,6 +347,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NamespaceTypeError", convert::namespace_error_type(py)?)?;
     generators::register(m)?;
     bulk::register(m)?;
+    arrow::register(m)?;
     // Resolve uuid.UUID now, so that a broken environment fails at import, not mid-request.
     exact::UuidType::get(py)?;
     Ok(())
