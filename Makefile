@@ -8,7 +8,7 @@ BENCH_VENV := benches/.venv
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-python postgres lint demo bench bench-rust fuzz clean
+.PHONY: help dev build test test-rust test-python postgres java lint demo bench bench-rust bench-columns fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -30,9 +30,10 @@ test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt,
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core --release
 
-PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q -p no:cacheprovider
+PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_ARROW=1 \
+	UUIDX_REQUIRE_JAVA=$$(cat $(VENV)/.java) $(BIN)/python -m pytest -q -p no:cacheprovider
 
-test-python: dev postgres ## pytest over tests/, three ways: fast path, forced fallback, debug build
+test-python: dev postgres java ## pytest over tests/, three ways: fast path, forced fallback, debug build
 	@echo "== pytest 1/3: release build, fast path (exact uuid.UUID by slot stores)"
 	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST)
 	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int)"
@@ -52,6 +53,16 @@ postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root
 		echo 0 > $(VENV)/.postgres; \
 	fi
 
+java: $(DEPS) ## Make sure a Java runtime exists (apt-get as root), for tests/test_spark.py
+	@if command -v java >/dev/null 2>&1; then \
+		echo 1 > $(VENV)/.java; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null && echo 1 > $(VENV)/.java; \
+	else \
+		echo "note: no Java runtime and no root to install one: tests/test_spark.py will skip"; \
+		echo 0 > $(VENV)/.java; \
+	fi
+
 lint: $(DEPS) ## clippy -D warnings, cargo fmt --check, cargo doc -D warnings, mypy --strict, stubtest
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) fmt --all -- --check
@@ -67,6 +78,12 @@ bench: dev ## Side-by-side benchmarks against the stdlib and peers (benches/.ven
 	$(BENCH_VENV)/bin/python -m pip install -q -r benches/requirements.txt
 	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BIN)/maturin develop --release -q
 	$(BENCH_VENV)/bin/python benches/bench.py
+
+bench-columns: dev ## Column benchmarks (uuidx.arrow vs per-row UDFs in DuckDB and Polars); rewrites the README's figures
+	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install -q -r benches/requirements.txt
+	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BIN)/maturin develop --release -q
+	$(BENCH_VENV)/bin/python benches/columns.py
 
 bench-rust: ## Rust core benchmarks (criterion); rewrites the README's Rust table
 	$(PYTHON) benches/rust_bench.py
