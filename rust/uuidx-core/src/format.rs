@@ -53,13 +53,30 @@ impl Format {
     }
 }
 
+/// The two hex digits of every byte, in the case of `alphabet`: one table look-up per byte.
+const fn digit_pairs(alphabet: &[u8; 16]) -> [[u8; 2]; 256] {
+    let mut table = [[0u8; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = [alphabet[b >> 4], alphabet[b & 0xF]];
+        b += 1;
+    }
+    table
+}
+
+const LOWER_PAIRS: [[u8; 2]; 256] = digit_pairs(LOWER);
+const UPPER_PAIRS: [[u8; 2]; 256] = digit_pairs(UPPER);
+
 /// Writes the 32 hex digits of `uuid` into `out`.
 #[inline]
 fn hex_into(uuid: Uuid, alphabet: &[u8; 16], out: &mut [u8; 32]) {
-    let bytes = uuid.to_bytes();
-    for (i, b) in bytes.iter().enumerate() {
-        out[2 * i] = alphabet[(b >> 4) as usize];
-        out[2 * i + 1] = alphabet[(b & 0xF) as usize];
+    let pairs = if alphabet == UPPER {
+        &UPPER_PAIRS
+    } else {
+        &LOWER_PAIRS
+    };
+    for (digits, b) in out.chunks_exact_mut(2).zip(uuid.to_bytes()) {
+        digits.copy_from_slice(&pairs[b as usize]);
     }
 }
 

@@ -160,13 +160,21 @@ fn parse_bytes(s: &[u8]) -> core::result::Result<Uuid, ParseReason> {
 /// Parses 32 hex digits.
 #[inline]
 fn simple(s: &[u8]) -> core::result::Result<Uuid, ParseReason> {
+    // One length check here, none per character below.
+    let Ok(s) = <&[u8; 32]>::try_from(s) else {
+        return Err(ParseReason::Length(s.len()));
+    };
+    // Every pair is decoded and the invalid ones detected together (`HEX` maps them to 0xFF),
+    // with one branch for the whole input; the first bad pair is found again when there is one.
     let mut bytes = [0u8; 16];
+    let mut seen = 0u8;
     for (i, out) in bytes.iter_mut().enumerate() {
         let (hi, lo) = (HEX[s[2 * i] as usize], HEX[s[2 * i + 1] as usize]);
-        if (hi | lo) & 0xF0 != 0 {
-            return Err(bad_digit(s, 2 * i, 0));
-        }
+        seen |= hi | lo;
         *out = (hi << 4) | lo;
+    }
+    if seen & 0xF0 != 0 {
+        return Err(first_bad_digit(s, (0..32).step_by(2), 0));
     }
     Ok(Uuid::from_bytes(bytes))
 }
@@ -174,6 +182,9 @@ fn simple(s: &[u8]) -> core::result::Result<Uuid, ParseReason> {
 /// Parses the 36-character hyphenated form; `offset` is where it starts in the whole input.
 #[inline]
 fn hyphenated(s: &[u8], offset: usize) -> core::result::Result<Uuid, ParseReason> {
+    let Ok(s) = <&[u8; 36]>::try_from(s) else {
+        return Err(ParseReason::Length(s.len() + offset));
+    };
     for &h in &HYPHENS {
         if s[h] != b'-' {
             return Err(ParseReason::Hyphen {
@@ -183,14 +194,25 @@ fn hyphenated(s: &[u8], offset: usize) -> core::result::Result<Uuid, ParseReason
         }
     }
     let mut bytes = [0u8; 16];
+    let mut seen = 0u8;
     for (out, &p) in bytes.iter_mut().zip(&HYPHENATED_PAIRS) {
         let (hi, lo) = (HEX[s[p] as usize], HEX[s[p + 1] as usize]);
-        if (hi | lo) & 0xF0 != 0 {
-            return Err(bad_digit(s, p, offset));
-        }
+        seen |= hi | lo;
         *out = (hi << 4) | lo;
     }
+    if seen & 0xF0 != 0 {
+        return Err(first_bad_digit(s, HYPHENATED_PAIRS.into_iter(), offset));
+    }
     Ok(Uuid::from_bytes(bytes))
+}
+
+/// The error for the first pair among `pairs` (byte offsets) holding a non-hex character.
+#[cold]
+fn first_bad_digit(s: &[u8], mut pairs: impl Iterator<Item = usize>, offset: usize) -> ParseReason {
+    let pair = pairs
+        .find(|&p| (HEX[s[p] as usize] | HEX[s[p + 1] as usize]) & 0xF0 != 0)
+        .unwrap_or(0);
+    bad_digit(s, pair, offset)
 }
 
 #[cold]
