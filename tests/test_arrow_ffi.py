@@ -198,3 +198,27 @@ def test_numpy_views_outlive_the_column() -> None:
     assert [bytes(row) for row in matrix] == expected
     assert np.frombuffer(ua.uuid4(0), dtype="V16").shape == (0,)
     assert [uuid.UUID(bytes=bytes(v)) for v in view[:1]] == ROWS[:1]
+
+
+# A7: columns large enough for a mapping of their own
+
+
+def test_large_columns_live_in_their_own_mapping_until_the_last_reference_goes() -> None:
+    np = need("numpy")
+    n = (32 << 20) // 16 + 1000  # just over 32 MiB of UUIDs
+    col = ua.uuid4(n)
+    values = np.frombuffer(col, dtype="V16")
+    head, tail = col.to_pylist()[:3], col.to_pylist()[-3:]
+    imported = pa.array(col)
+    text = ua.to_str(imported.slice(n - 3))  # small: on the heap
+    big_text = pa.array(ua.to_str(col))  # 36 bytes a row: mapped
+    del col, imported
+    gc.collect()
+    assert [uuid.UUID(bytes=bytes(v)) for v in values[:3]] == head
+    assert [uuid.UUID(bytes=bytes(v)) for v in values[-3:]] == tail
+    assert text.to_pylist() == [str(u) for u in tail]
+    assert big_text[-1].as_py() == str(tail[-1]) and big_text[0].as_py() == str(head[0])
+    assert all(u is not None and u.version == 4 for u in head + tail)
+    del values, big_text
+    gc.collect()
+    assert ua.parse(pa.array([str(u) for u in tail])).to_pylist() == tail

@@ -34,7 +34,7 @@ use uuidx_core::{layout, Uuid};
 
 use crate::convert::{count_arg, short_repr, str_arg, type_error, type_name};
 use crate::errors::IntoPy;
-use crate::exact::{self, new_uuid, ReadOnlyBytes};
+use crate::exact::{self, new_uuid, ColumnBytes, ReadOnlyBytes};
 
 /// The canonical extension type of UUID columns (Arrow's canonical extensions).
 const UUID_EXTENSION: &str = "arrow.uuid";
@@ -132,13 +132,13 @@ impl UuidArray {
     /// A `UUIDArray` of the records in `values` (16 bytes per row), null where `valid` is false.
     fn from_records(
         py: Python<'_>,
-        values: Vec<u8>,
+        values: ColumnBytes,
         valid: Vec<bool>,
         nulls: usize,
         extension: bool,
     ) -> PyResult<Bound<'_, Self>> {
         let nulls = (nulls > 0).then(|| NullBuffer::from(valid));
-        let array = FixedSizeBinaryArray::try_new(16, Buffer::from_vec(values), nulls)
+        let array = FixedSizeBinaryArray::try_new(16, values.freeze(), nulls)
             .map_err(|e| invalid("result", &e))?;
         Self::create(py, array, extension)
     }
@@ -475,11 +475,16 @@ fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidChunks> {
     }
     let items = sequence(obj, what, UUIDS_EXPECTED)?;
     let len = items.len();
-    let mut values = zeroed::<u8>(RECORD_LEN * len, "UUIDs")?;
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
     for (i, (item, (slot, ok))) in items
         .iter()
-        .zip(values.chunks_exact_mut(RECORD_LEN).zip(valid.iter_mut()))
+        .zip(
+            values
+                .as_mut()
+                .chunks_exact_mut(RECORD_LEN)
+                .zip(valid.iter_mut()),
+        )
         .enumerate()
     {
         if !item.is_none() {
@@ -492,22 +497,26 @@ fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidChunks> {
 }
 
 /// A FixedSizeBinary(16) array of `values`, null where `valid` is false.
-fn fixed_size(values: Vec<u8>, valid: Vec<bool>, what: &str) -> PyResult<FixedSizeBinaryArray> {
+fn fixed_size(values: ColumnBytes, valid: Vec<bool>, what: &str) -> PyResult<FixedSizeBinaryArray> {
     let nulls = valid.iter().any(|ok| !ok).then(|| NullBuffer::from(valid));
-    FixedSizeBinaryArray::try_new(16, Buffer::from_vec(values), nulls)
-        .map_err(|e| invalid(what, &e))
+    FixedSizeBinaryArray::try_new(16, values.freeze(), nulls).map_err(|e| invalid(what, &e))
 }
 
 /// The rows of a binary column as one FixedSizeBinary(16) array; `ValueError` naming the
 /// first value that is not 16 bytes long.
 fn records_of(py: Python<'_>, binary: &ByteChunks, what: &str) -> PyResult<FixedSizeBinaryArray> {
     let len = binary.len();
-    let mut values = zeroed::<u8>(RECORD_LEN * len, "UUIDs")?;
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
     let wrong = py.detach(|| {
         for (i, (row, (slot, ok))) in binary
             .rows()
-            .zip(values.chunks_exact_mut(RECORD_LEN).zip(valid.iter_mut()))
+            .zip(
+                values
+                    .as_mut()
+                    .chunks_exact_mut(RECORD_LEN)
+                    .zip(valid.iter_mut()),
+            )
             .enumerate()
         {
             if let Some(bytes) = row {
@@ -718,9 +727,9 @@ fn generated<'py>(
     fill: fn(&mut [u8]) -> uuidx_core::Result<()>,
 ) -> PyResult<Bound<'py, UuidArray>> {
     let n = count_arg(n, "n", RECORD_LEN as u64)?;
-    let mut values = zeroed::<u8>(RECORD_LEN * n, "UUIDs")?;
-    py.detach(|| fill(&mut values)).py_err()?;
-    let array = FixedSizeBinaryArray::try_new(16, Buffer::from_vec(values), None)
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * n, "UUIDs")?;
+    py.detach(|| fill(values.as_mut())).py_err()?;
+    let array = FixedSizeBinaryArray::try_new(16, values.freeze(), None)
         .map_err(|e| invalid("result", &e))?;
     UuidArray::create(py, array, extension)
 }
@@ -759,10 +768,10 @@ fn name_based<'py>(
     let ns = crate::convert::namespace(namespace)?;
     let chunks = byte_chunks(names, "names", RowValues::Names)?;
     let len = chunks.len();
-    let mut values = zeroed::<u8>(RECORD_LEN * len, "UUIDs")?;
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
     let nulls = py
-        .detach(|| column::name_based(ns, algorithm, chunks.rows(), &mut values, &mut valid))
+        .detach(|| column::name_based(ns, algorithm, chunks.rows(), values.as_mut(), &mut valid))
         .py_err()?;
     UuidArray::from_records(py, values, valid, nulls, extension)
 }
@@ -818,10 +827,10 @@ fn arrow_parse<'py>(
     let on_error = on_error(errors)?;
     let chunks = byte_chunks(strings, "strings", RowValues::Text)?;
     let len = chunks.len();
-    let mut values = zeroed::<u8>(RECORD_LEN * len, "UUIDs")?;
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
     let nulls = py
-        .detach(|| column::parse(chunks.rows(), &mut values, &mut valid, on_error))
+        .detach(|| column::parse(chunks.rows(), values.as_mut(), &mut valid, on_error))
         .py_err()?;
     UuidArray::from_records(py, values, valid, nulls, extension)
 }
@@ -837,12 +846,14 @@ fn arrow_uuids<'py>(uuids: &Bound<'py, PyAny>, extension: bool) -> PyResult<Boun
         chunks.swap_remove(0)
     } else {
         let len = chunks.iter().map(Array::len).sum();
-        let mut values = zeroed::<u8>(RECORD_LEN * len, "UUIDs")?;
+        let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
         let mut valid = zeroed::<bool>(len, "UUIDs")?;
-        for (row, (slot, ok)) in UuidChunks(chunks)
-            .rows()
-            .zip(values.chunks_exact_mut(RECORD_LEN).zip(valid.iter_mut()))
-        {
+        for (row, (slot, ok)) in UuidChunks(chunks).rows().zip(
+            values
+                .as_mut()
+                .chunks_exact_mut(RECORD_LEN)
+                .zip(valid.iter_mut()),
+        ) {
             if let Some(u) = row {
                 slot.copy_from_slice(&u.to_bytes());
                 *ok = true;
@@ -860,13 +871,13 @@ fn arrow_to_str<'py>(uuids: &Bound<'py, PyAny>) -> PyResult<Bound<'py, ArrowColu
     let py = uuids.py();
     let chunks = uuid_chunks(uuids, "uuids")?;
     let len = chunks.len();
-    let mut text = zeroed::<u8>(HYPHENATED_LEN * len, "text")?;
+    let mut text = ColumnBytes::zeroed(HYPHENATED_LEN * len, "text")?;
     let mut valid = zeroed::<bool>(len, "text")?;
     let nulls = py
-        .detach(|| column::hyphenated(chunks.rows(), &mut text, &mut valid))
+        .detach(|| column::hyphenated(chunks.rows(), text.as_mut(), &mut valid))
         .py_err()?;
     let nulls = (nulls > 0).then(|| NullBuffer::from(valid));
-    let text = Buffer::from_vec(text);
+    let text = text.freeze();
     let array: ArrayRef = if i32::try_from(text.len()).is_ok() {
         let offsets = OffsetBuffer::from_repeated_length(HYPHENATED_LEN, len);
         Arc::new(StringArray::try_new(offsets, text, nulls).map_err(|e| invalid("result", &e))?)

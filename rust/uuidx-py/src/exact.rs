@@ -581,3 +581,137 @@ impl ReadOnlyBytes {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Large column buffers
+//
+// A7. A column buffer of `HUGE_PAGES_FROM` bytes or more (the size from which glibc maps every
+//     allocation afresh from the kernel anyway) is an anonymous private mapping of its own,
+//     zero-filled by the kernel and, where Linux allows it, backed by transparent huge pages
+//     (`madvise(MADV_HUGEPAGE)`, a hint): one page fault per 2 MiB of a new column instead of
+//     one per 4 KiB (on the VMs this is measured on, about 6 ms instead of 20 ms for 36 MB).
+//     The mapping is written only through the `&mut [u8]` of its one owner, `ColumnBytes`;
+//     `ColumnBytes::freeze` then hands it to an arrow `Buffer` that owns it (through an `Arc`),
+//     and it is unmapped exactly once, when the last reference to the bytes is dropped,
+//     whoever holds it (a pyarrow array, a NumPy view through A6).
+
+/// Columns of at least this many bytes get a mapping of their own (A7).
+#[cfg(target_os = "linux")]
+pub const HUGE_PAGES_FROM: usize = 32 << 20;
+
+/// The bytes of a new column: zero-filled, written by a kernel through [`ColumnBytes::as_mut`],
+/// then frozen into an arrow `Buffer` without a copy.
+pub struct ColumnBytes(Storage);
+
+enum Storage {
+    Heap(Vec<u8>),
+    #[cfg(target_os = "linux")]
+    Mapped(Mapping),
+}
+
+impl ColumnBytes {
+    /// `len` zero bytes; `MemoryError` naming `what` if they cannot be had.
+    pub fn zeroed(len: usize, what: &str) -> PyResult<Self> {
+        #[cfg(target_os = "linux")]
+        if len >= HUGE_PAGES_FROM {
+            if let Some(mapping) = Mapping::new(len) {
+                return Ok(Self(Storage::Mapped(mapping)));
+            }
+        }
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(len).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "cannot allocate {len} bytes for {what}"
+            ))
+        })?;
+        bytes.resize(len, 0);
+        Ok(Self(Storage::Heap(bytes)))
+    }
+
+    /// The bytes, to write.
+    pub fn as_mut(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            Storage::Heap(bytes) => bytes,
+            #[cfg(target_os = "linux")]
+            // SAFETY: A7: `len` readable and writable bytes from `data`, inside the mapping
+            // this value owns alone (`&mut self`), zero-filled by the kernel: valid `u8`s.
+            Storage::Mapped(m) => unsafe {
+                core::slice::from_raw_parts_mut(m.data as *mut u8, m.len)
+            },
+        }
+    }
+
+    /// The bytes as an immutable arrow `Buffer` that owns them.
+    pub fn freeze(self) -> arrow_buffer::Buffer {
+        match self.0 {
+            Storage::Heap(bytes) => arrow_buffer::Buffer::from_vec(bytes),
+            #[cfg(target_os = "linux")]
+            Storage::Mapped(m) => {
+                let (data, len) = (m.data as *mut u8, m.len);
+                let Some(data) = core::ptr::NonNull::new(data) else {
+                    return arrow_buffer::Buffer::from_vec(Vec::<u8>::new());
+                };
+                // SAFETY: A7: `data` is valid for `len` bytes for as long as the mapping lives,
+                // and the `Arc` makes the buffer (and every slice of it) own the mapping, which
+                // unmaps it on its last drop. No `&mut` to it remains: `self` was consumed.
+                unsafe {
+                    arrow_buffer::Buffer::from_custom_allocation(data, len, std::sync::Arc::new(m))
+                }
+            }
+        }
+    }
+}
+
+/// An anonymous private mapping, with `len` bytes from the 2 MiB boundary `data` (addresses
+/// kept as integers: the bytes are plain data, shared read-only once frozen).
+#[cfg(target_os = "linux")]
+struct Mapping {
+    base: usize,
+    size: usize,
+    data: usize,
+    len: usize,
+}
+
+#[cfg(target_os = "linux")]
+impl Mapping {
+    const HUGE_PAGE: usize = 2 << 20;
+
+    fn new(len: usize) -> Option<Self> {
+        let size = len.checked_add(Self::HUGE_PAGE)?;
+        // SAFETY: a new anonymous private mapping (no file, no address hint): fresh zeroed
+        // pages that nothing else refers to; MAP_FAILED is checked.
+        let base = unsafe {
+            libc::mmap(
+                core::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return None;
+        }
+        let skip = base.cast::<u8>().align_offset(Self::HUGE_PAGE);
+        let mapping = Self {
+            base: base as usize,
+            size,
+            data: base as usize + skip,
+            len,
+        };
+        // SAFETY: `skip` < 2 MiB, so `data .. data + len` lies inside the mapping, which is
+        // ours; the advice is a hint, and its failure (no THP support) changes nothing else.
+        unsafe { libc::madvise(mapping.data as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
+        Some(mapping)
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: A7: the mapping made in `new`, unmapped once, after every reference to its
+        // bytes is gone (this is the last owner).
+        unsafe { libc::munmap(self.base as *mut libc::c_void, self.size) };
+    }
+}
