@@ -8,7 +8,7 @@ BENCH_VENV := benches/.venv
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-python postgres java lint demo bench bench-rust bench-columns fuzz clean
+.PHONY: help dev build test test-rust test-python test-spark postgres java lint demo bench bench-rust bench-columns fuzz clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -25,7 +25,7 @@ dev: $(DEPS) ## Create .venv and build uuidx into it (release mode)
 build: $(DEPS) ## Build a release wheel into dist/
 	$(BIN)/maturin build --release -o dist
 
-test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest
+test: dev test-rust lint test-python test-spark ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest
 
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core --release
@@ -35,13 +35,20 @@ PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_ARROW=1 
 
 test-python: dev postgres java ## pytest over tests/, three ways: fast path, forced fallback, debug build
 	@echo "== pytest 1/3: release build, fast path (exact uuid.UUID by slot stores)"
-	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST)
+	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) $(NOT_SPARK)
 	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int)"
-	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST)
+	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST) $(NOT_SPARK)
 	@echo "== pytest 3/3: a debug build (Rust debug assertions: alignment, overflow)"
 	$(BIN)/maturin develop -q
-	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST)
+	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST) $(NOT_SPARK)
 	$(BIN)/maturin develop --release -q
+
+# The Spark test starts a JVM (~40 s, up to ~100 s on a busy 2-core machine): run once, not
+# in each of the three passes above.
+NOT_SPARK = --ignore=tests/test_spark.py
+
+test-spark: dev java ## The README's Spark recipe with real PySpark in local mode (tests/test_spark.py, once)
+	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) tests/test_spark.py
 
 postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/test_postgres.py
 	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \

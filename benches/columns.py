@@ -51,7 +51,10 @@ def operations(rows: int, peer_rows: int) -> dict[str, dict[str, tuple[Run, int]
     pl: Any = importlib.import_module("polars")
     duckdb: Any = importlib.import_module("duckdb")
     uuid7: Any = getattr(uuid, "uuid7", None) or importlib.import_module("uuid6").uuid7
-    types: Any = importlib.import_module("duckdb.sqltypes")
+    try:
+        types: Any = importlib.import_module("duckdb.sqltypes")
+    except ImportError:  # DuckDB before 1.4
+        types = importlib.import_module("duckdb.typing")
 
     names = pa.array([f"user{i}@example.com" for i in range(rows)])
     keys = ua.uuid4(rows)

@@ -45,5 +45,6 @@ def test_spark_recipe_keys_equal_the_stdlib() -> None:
     assert len(rows) == 10_001
     for row in rows:
         email = row["email"]
-        expected = None if email is None else str(uuid.uuid5(uuid.NAMESPACE_URL, email))
-        assert row["id"] == expected, row
+        expected = None if email is None else uuid.uuid5(uuid.NAMESPACE_URL, email)
+        assert row["id"] == (None if expected is None else str(expected)), row
+        assert row["key"] == (None if expected is None else expected.bytes.hex()), row

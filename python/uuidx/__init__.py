@@ -8,8 +8,8 @@ psycopg and orjson treat them as they always have.
 
 Beyond the stdlib: :func:`parse` (strict RFC 9562 §4 parsing), :mod:`uuidx.layout` (field
 constructors and decomposition for every version), :func:`uuid8_name` (name-based version 8),
-:func:`timestamp_ns` and :func:`to_datetime`, :func:`v1_to_v6` / :func:`v6_to_v1`, and
-:func:`process_node`.
+:func:`timestamp_ns` and :func:`to_datetime`, :func:`v1_to_v6` / :func:`v6_to_v1`,
+:func:`process_node`, and :mod:`uuidx.arrow` (UUID columns as Arrow arrays).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from uuid import (
     getnode,
 )
 
-from . import _core, layout
+from . import _core, arrow, layout
 from ._core import (
     ClockError,
     ClockRollbackError,
@@ -83,6 +83,7 @@ __all__ = [
     "V7Generator",
     "NamespaceTypeError",
     "SafeUUID",
+    "arrow",
     "getnode",
     "layout",
     "main",

@@ -18,11 +18,13 @@ export themselves through the Arrow PyCapsule interface (``__arrow_c_array__``,
 
 Every function that reads UUIDs accepts a :class:`UUIDArray`, any object exporting an Arrow
 ``FixedSizeBinary(16)`` array or stream (with or without ``arrow.uuid``; a pyarrow ``Array`` or
-``ChunkedArray``, a Polars ``Series``, ...), or a sequence of ``uuid.UUID`` and ``None``. Every
-function that reads names or text accepts an Arrow ``string``, ``large_string``,
-``string_view``, ``binary`` or ``large_binary`` array or stream, or a sequence of ``str`` (and,
-for names, ``bytes``) and ``None``. A null row gives a null row. The work runs in Rust with the
-GIL released. This module needs no Arrow library at run time.
+``ChunkedArray``, a pandas ``Series``, ...), a binary column whose values all have 16 bytes
+(what a Polars ``Series`` makes of ``FixedSizeBinary(16)``), or a sequence of ``uuid.UUID``
+and ``None``. Every function that reads names or text accepts an Arrow ``string``,
+``large_string``, ``string_view``, ``binary`` or ``large_binary`` array or stream, or a
+sequence of ``str`` (and, for names, ``bytes``) and ``None``. A table of one column (a record
+batch, a DuckDB relation) stands for that column. A null row gives a null row. The work runs in
+Rust with the GIL released. This module needs no Arrow library at run time.
 """
 
 from __future__ import annotations

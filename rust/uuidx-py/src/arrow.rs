@@ -108,7 +108,8 @@ fn schema_capsule<'py>(py: Python<'py>, field: &Field) -> PyResult<Bound<'py, Py
 ///
 /// Exported through the Arrow PyCapsule interface (``__arrow_c_array__``,
 /// ``__arrow_c_schema__``), so pyarrow, Polars, DuckDB and pandas read it without a copy, and
-/// through the buffer protocol as ``16 * len`` read-only bytes (null rows are zero bytes).
+/// through the buffer protocol as ``16 * len`` read-only bytes (the null rows of the columns
+/// uuidx makes are zero bytes).
 #[pyclass(extends = ReadOnlyBytes, frozen, module = "uuidx.arrow", name = "UUIDArray")]
 pub struct UuidArray {
     array: FixedSizeBinaryArray,
@@ -127,20 +128,6 @@ impl UuidArray {
             py,
             PyClassInitializer::from(bytes).add_subclass(Self { array, extension }),
         )
-    }
-
-    /// A `UUIDArray` of the records in `values` (16 bytes per row), null where `valid` is false.
-    fn from_records(
-        py: Python<'_>,
-        values: ColumnBytes,
-        valid: Vec<bool>,
-        nulls: usize,
-        extension: bool,
-    ) -> PyResult<Bound<'_, Self>> {
-        let nulls = (nulls > 0).then(|| NullBuffer::from(valid));
-        let array = FixedSizeBinaryArray::try_new(16, values.freeze(), nulls)
-            .map_err(|e| invalid("result", &e))?;
-        Self::create(py, array, extension)
     }
 
     fn field(&self) -> Field {
@@ -194,13 +181,7 @@ impl UuidArray {
     /// The UUIDs as a list of exact ``uuid.UUID`` objects, ``None`` for null rows.
     fn to_pylist<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let values: Vec<Uuid> = column::records(self.array.values()).collect();
-        exact::list_of(py, values.len(), |i| {
-            if self.array.is_valid(i) {
-                new_uuid(py, values[i].as_u128())
-            } else {
-                Ok(py.None().into_bound(py))
-            }
-        })
+        list_with_nulls(py, &self.array, |i| new_uuid(py, values[i].as_u128()))
     }
 
     fn __repr__(&self) -> String {
@@ -272,37 +253,24 @@ impl ArrowColumn {
     /// The values as a list: ``str`` for strings, ``int`` nanoseconds since 1970 for
     /// timestamps (what ``uuidx.timestamp_ns`` returns for one UUID), ``None`` for nulls.
     fn to_pylist<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let array = &self.array;
-        let none = || Ok(py.None().into_bound(py));
+        let array = self.array.as_ref();
         match array.data_type() {
             DataType::Utf8 => {
                 let strings = array.as_string::<i32>();
-                exact::list_of(py, array.len(), |i| {
-                    if strings.is_valid(i) {
-                        Ok(PyString::new(py, strings.value(i)).into_any())
-                    } else {
-                        none()
-                    }
+                list_with_nulls(py, array, |i| {
+                    Ok(PyString::new(py, strings.value(i)).into_any())
                 })
             }
             DataType::LargeUtf8 => {
                 let strings = array.as_string::<i64>();
-                exact::list_of(py, array.len(), |i| {
-                    if strings.is_valid(i) {
-                        Ok(PyString::new(py, strings.value(i)).into_any())
-                    } else {
-                        none()
-                    }
+                list_with_nulls(py, array, |i| {
+                    Ok(PyString::new(py, strings.value(i)).into_any())
                 })
             }
             _ => {
                 let times = array.as_primitive::<TimestampNanosecondType>();
-                exact::list_of(py, array.len(), |i| {
-                    if times.is_valid(i) {
-                        Ok(times.value(i).into_pyobject(py)?.into_any())
-                    } else {
-                        none()
-                    }
+                list_with_nulls(py, array, |i| {
+                    Ok(times.value(i).into_pyobject(py)?.into_any())
                 })
             }
         }
@@ -316,6 +284,21 @@ impl ArrowColumn {
             self.array.null_count()
         )
     }
+}
+
+/// The rows of `array` as a list: `value(i)` for each valid row, `None` for each null.
+fn list_with_nulls<'py>(
+    py: Python<'py>,
+    array: &dyn Array,
+    mut value: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    exact::list_of(py, array.len(), |i| {
+        if array.is_valid(i) {
+            value(i)
+        } else {
+            Ok(py.None().into_bound(py))
+        }
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -462,7 +445,7 @@ fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidChunks> {
         }
         Import::Accepted(field, chunks) => {
             let binary = byte_chunks_of(&field, chunks, what)?;
-            return records_of(obj.py(), &binary, what).map(|a| UuidChunks(vec![a]));
+            return records_of(&binary, what).map(|a| UuidChunks(vec![a]));
         }
         Import::Rejected(field) => {
             return Err(PyTypeError::new_err(format!(
@@ -474,67 +457,49 @@ fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidChunks> {
         Import::NotArrow => {}
     }
     let items = sequence(obj, what, UUIDS_EXPECTED)?;
-    let len = items.len();
-    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
-    let mut valid = zeroed::<bool>(len, "UUIDs")?;
-    for (i, (item, (slot, ok))) in items
-        .iter()
-        .zip(
-            values
-                .as_mut()
-                .chunks_exact_mut(RECORD_LEN)
-                .zip(valid.iter_mut()),
-        )
-        .enumerate()
-    {
-        if !item.is_none() {
-            let u = crate::convert::uuid_value(item, &format!("{what}[{i}]"))?;
-            slot.copy_from_slice(&u.to_bytes());
-            *ok = true;
-        }
-    }
-    fixed_size(values, valid, what).map(|a| UuidChunks(vec![a]))
-}
-
-/// A FixedSizeBinary(16) array of `values`, null where `valid` is false.
-fn fixed_size(values: ColumnBytes, valid: Vec<bool>, what: &str) -> PyResult<FixedSizeBinaryArray> {
-    let nulls = valid.iter().any(|ok| !ok).then(|| NullBuffer::from(valid));
-    FixedSizeBinaryArray::try_new(16, values.freeze(), nulls).map_err(|e| invalid(what, &e))
+    let rows = items.iter().enumerate().map(|(i, item)| {
+        (!item.is_none())
+            .then(|| crate::convert::uuid_value(item, &format!("{what}[{i}]")))
+            .transpose()
+    });
+    uuid_column(items.len(), rows, what).map(|a| UuidChunks(vec![a]))
 }
 
 /// The rows of a binary column as one FixedSizeBinary(16) array; `ValueError` naming the
 /// first value that is not 16 bytes long.
-fn records_of(py: Python<'_>, binary: &ByteChunks, what: &str) -> PyResult<FixedSizeBinaryArray> {
-    let len = binary.len();
+fn records_of(binary: &ByteChunks, what: &str) -> PyResult<FixedSizeBinaryArray> {
+    let rows = binary.rows().enumerate().map(|(i, row)| {
+        row.map(|bytes| {
+            Uuid::from_slice(bytes).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "{what}: row {i} of a binary column holds {} bytes; a UUID holds 16",
+                    bytes.len()
+                ))
+            })
+        })
+        .transpose()
+    });
+    uuid_column(binary.len(), rows, what)
+}
+
+/// A FixedSizeBinary(16) array of the `len` `rows` (`None` for a null row); the first error
+/// of a row stops it.
+fn uuid_column(
+    len: usize,
+    rows: impl Iterator<Item = PyResult<Option<Uuid>>>,
+    what: &str,
+) -> PyResult<FixedSizeBinaryArray> {
     let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
-    let wrong = py.detach(|| {
-        for (i, (row, (slot, ok))) in binary
-            .rows()
-            .zip(
-                values
-                    .as_mut()
-                    .chunks_exact_mut(RECORD_LEN)
-                    .zip(valid.iter_mut()),
-            )
-            .enumerate()
-        {
-            if let Some(bytes) = row {
-                if bytes.len() != RECORD_LEN {
-                    return Some((i, bytes.len()));
-                }
-                slot.copy_from_slice(bytes);
-                *ok = true;
-            }
+    let slots = values.as_mut().chunks_exact_mut(RECORD_LEN);
+    for (row, (slot, ok)) in rows.zip(slots.zip(valid.iter_mut())) {
+        if let Some(u) = row? {
+            slot.copy_from_slice(&u.to_bytes());
+            *ok = true;
         }
-        None
-    });
-    if let Some((row, found)) = wrong {
-        return Err(PyValueError::new_err(format!(
-            "{what}: row {row} of a binary column holds {found} bytes; a UUID holds 16"
-        )));
     }
-    fixed_size(values, valid, what)
+    let nulls = valid.iter().any(|ok| !ok).then(|| NullBuffer::from(valid));
+    FixedSizeBinaryArray::try_new(16, values.freeze(), nulls).map_err(|e| invalid(what, &e))
 }
 
 /// The items of `obj`, a sequence of rows: a list, a tuple or any `collections.abc.Sequence`
@@ -726,12 +691,12 @@ fn generated<'py>(
     extension: bool,
     fill: fn(&mut [u8]) -> uuidx_core::Result<()>,
 ) -> PyResult<Bound<'py, UuidArray>> {
-    let n = count_arg(n, "n", RECORD_LEN as u64)?;
-    let mut values = ColumnBytes::zeroed(RECORD_LEN * n, "UUIDs")?;
-    py.detach(|| fill(values.as_mut())).py_err()?;
-    let array = FixedSizeBinaryArray::try_new(16, values.freeze(), None)
-        .map_err(|e| invalid("result", &e))?;
-    UuidArray::create(py, array, extension)
+    // 16 bytes a UUID, and one for its validity while it is made.
+    let n = count_arg(n, "n", RECORD_LEN as u64 + 1)?;
+    kernel_column(py, n, extension, |values, valid| {
+        valid.fill(true);
+        fill(values).map(|()| 0)
+    })
 }
 
 /// ``n`` version 4 UUIDs (RFC 9562 §5.4) as a ``UUIDArray``, generated with the GIL released.
@@ -767,13 +732,26 @@ fn name_based<'py>(
     let py = names.py();
     let ns = crate::convert::namespace(namespace)?;
     let chunks = byte_chunks(names, "names", RowValues::Names)?;
-    let len = chunks.len();
+    kernel_column(py, chunks.len(), extension, |values, valid| {
+        column::name_based(ns, algorithm, chunks.rows(), values, valid)
+    })
+}
+
+/// A `UUIDArray` of `len` rows written by `kernel` (16-byte records and validity, returning
+/// the count of nulls) with the GIL released.
+fn kernel_column(
+    py: Python<'_>,
+    len: usize,
+    extension: bool,
+    kernel: impl FnOnce(&mut [u8], &mut [bool]) -> uuidx_core::Result<usize> + Send,
+) -> PyResult<Bound<'_, UuidArray>> {
     let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
-    let nulls = py
-        .detach(|| column::name_based(ns, algorithm, chunks.rows(), values.as_mut(), &mut valid))
-        .py_err()?;
-    UuidArray::from_records(py, values, valid, nulls, extension)
+    let nulls = py.detach(|| kernel(values.as_mut(), &mut valid)).py_err()?;
+    let nulls = (nulls > 0).then(|| NullBuffer::from(valid));
+    let array = FixedSizeBinaryArray::try_new(16, values.freeze(), nulls)
+        .map_err(|e| invalid("result", &e))?;
+    UuidArray::create(py, array, extension)
 }
 
 /// Version 3 UUIDs (RFC 9562 §5.3) of ``namespace`` and each row of ``names``.
@@ -826,13 +804,9 @@ fn arrow_parse<'py>(
     let py = strings.py();
     let on_error = on_error(errors)?;
     let chunks = byte_chunks(strings, "strings", RowValues::Text)?;
-    let len = chunks.len();
-    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
-    let mut valid = zeroed::<bool>(len, "UUIDs")?;
-    let nulls = py
-        .detach(|| column::parse(chunks.rows(), values.as_mut(), &mut valid, on_error))
-        .py_err()?;
-    UuidArray::from_records(py, values, valid, nulls, extension)
+    kernel_column(py, chunks.len(), extension, |values, valid| {
+        column::parse(chunks.rows(), values, valid, on_error)
+    })
 }
 
 /// A ``UUIDArray`` of ``uuids`` (a sequence of ``uuid.UUID`` or ``None``, or any Arrow
@@ -846,20 +820,7 @@ fn arrow_uuids<'py>(uuids: &Bound<'py, PyAny>, extension: bool) -> PyResult<Boun
         chunks.swap_remove(0)
     } else {
         let len = chunks.iter().map(Array::len).sum();
-        let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
-        let mut valid = zeroed::<bool>(len, "UUIDs")?;
-        for (row, (slot, ok)) in UuidChunks(chunks).rows().zip(
-            values
-                .as_mut()
-                .chunks_exact_mut(RECORD_LEN)
-                .zip(valid.iter_mut()),
-        ) {
-            if let Some(u) = row {
-                slot.copy_from_slice(&u.to_bytes());
-                *ok = true;
-            }
-        }
-        fixed_size(values, valid, "uuids")?
+        uuid_column(len, UuidChunks(chunks).rows().map(Ok), "uuids")?
     };
     UuidArray::create(py, array, extension)
 }
