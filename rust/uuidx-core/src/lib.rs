@@ -11,7 +11,7 @@
 //! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`],
 //!   a [`random::RandomSource`] and a [`fork::ForkSource`];
 //! - the memory bound of bulk requests in [`memory`];
-//! - column kernels (many rows per call: parse, format, name-based, timestamps) in [`column`].
+//! - column kernels (many rows per call: parse, format, name-based, timestamps) in [`column`](mod@column).
 //!
 //! It has no Python dependency; the `uuidx-py` crate binds it to Python.
 
