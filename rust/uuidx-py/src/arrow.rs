@@ -691,12 +691,10 @@ fn generated<'py>(
     extension: bool,
     fill: fn(&mut [u8]) -> uuidx_core::Result<()>,
 ) -> PyResult<Bound<'py, UuidArray>> {
-    // 16 bytes a UUID, and one for its validity while it is made.
-    let n = count_arg(n, "n", RECORD_LEN as u64 + 1)?;
-    kernel_column(py, n, extension, |values, valid| {
-        valid.fill(true);
-        fill(values).map(|()| 0)
-    })
+    let n = count_arg(n, "n", RECORD_LEN as u64)?;
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * n, "UUIDs")?;
+    py.detach(|| fill(values.as_mut())).py_err()?;
+    uuid_array(py, values, None, extension)
 }
 
 /// ``n`` version 4 UUIDs (RFC 9562 §5.4) as a ``UUIDArray``, generated with the GIL released.
@@ -748,7 +746,21 @@ fn kernel_column(
     let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
     let nulls = py.detach(|| kernel(values.as_mut(), &mut valid)).py_err()?;
-    let nulls = (nulls > 0).then(|| NullBuffer::from(valid));
+    uuid_array(
+        py,
+        values,
+        (nulls > 0).then(|| NullBuffer::from(valid)),
+        extension,
+    )
+}
+
+/// A `UUIDArray` of the 16-byte records in `values`.
+fn uuid_array(
+    py: Python<'_>,
+    values: ColumnBytes,
+    nulls: Option<NullBuffer>,
+    extension: bool,
+) -> PyResult<Bound<'_, UuidArray>> {
     let array = FixedSizeBinaryArray::try_new(16, values.freeze(), nulls)
         .map_err(|e| invalid("result", &e))?;
     UuidArray::create(py, array, extension)
