@@ -16,8 +16,8 @@ BENCH_VENV := benches/.venv
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-python postgres lint lint-free-threaded demo bench bench-rust \
-	fuzz test-matrix wheels test-wheels bench-encodings bench-env clean
+.PHONY: help dev build test test-rust test-python test-spark postgres java lint lint-free-threaded demo \
+	bench bench-env bench-rust bench-encodings bench-columns fuzz test-matrix wheels test-wheels clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -48,22 +48,34 @@ test-wheels: ## Install each wheel in dist/ (and the sdist) into a clean venv of
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here
 	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-matrix
 
-test: dev test-rust lint test-python ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest
+test: dev test-rust lint test-python test-spark ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest, Spark
 
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core
 
-PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q -p no:cacheprovider
+PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_ARROW=1 \
+	UUIDX_REQUIRE_JAVA=$$(cat $(VENV)/.java) $(BIN)/python -m pytest -q -p no:cacheprovider
 
-test-python: dev postgres ## pytest over tests/, three ways: fast path, forced fallback, debug build
+test-python: dev postgres java ## pytest over tests/, three ways: fast path, forced fallback, debug build
 	@echo "== pytest 1/3: optimised build (profile $(DEV_PROFILE)), fast path (exact uuid.UUID by slot stores)"
-	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST)
+	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) $(NOT_SPARK)
 	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int)"
-	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST)
+	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST) $(NOT_SPARK)
 	@echo "== pytest 3/3: a debug build (Rust debug assertions: alignment, overflow)"
 	$(DEVELOP)
-	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST)
+	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST) $(NOT_SPARK)
 	$(DEVELOP) --profile $(DEV_PROFILE)
+
+# The Spark test starts a JVM (~40 s, up to ~100 s on a busy 2-core machine): run once, not
+# in each of the three passes above. PySpark (~300 MB) goes into the main virtualenv only.
+NOT_SPARK = --ignore=tests/test_spark.py
+
+$(VENV)/.spark-deps: $(DEPS) ci/requirements-spark.txt
+	$(BIN)/python -m pip install -q -r ci/requirements-spark.txt
+	touch $@
+
+test-spark: dev java $(VENV)/.spark-deps ## The README's Spark recipe with real PySpark in local mode (tests/test_spark.py, once)
+	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) tests/test_spark.py
 
 postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/test_postgres.py
 	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
@@ -73,6 +85,16 @@ postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root
 	else \
 		echo "note: no PostgreSQL server binaries and no root to install them: tests/test_postgres.py will skip"; \
 		echo 0 > $(VENV)/.postgres; \
+	fi
+
+java: $(DEPS) ## Make sure a Java runtime exists (apt-get as root), for tests/test_spark.py
+	@if command -v java >/dev/null 2>&1; then \
+		echo 1 > $(VENV)/.java; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null && echo 1 > $(VENV)/.java; \
+	else \
+		echo "note: no Java runtime and no root to install one: tests/test_spark.py will skip"; \
+		echo 0 > $(VENV)/.java; \
 	fi
 
 $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
@@ -106,6 +128,9 @@ bench: bench-env ## Side-by-side benchmarks against the stdlib and peers (benche
 
 bench-encodings: bench-env ## Encodings and TypeID against python-ulid, base58, typeid-python; rewrites the README table
 	$(BENCH_VENV)/bin/python benches/encodings.py
+
+bench-columns: bench-env ## Column benchmarks (uuidx.arrow vs per-row UDFs in DuckDB and Polars); rewrites the README's figures
+	$(BENCH_VENV)/bin/python benches/columns.py
 
 bench-rust: ## Rust core benchmarks (criterion); rewrites the README's Rust table
 	$(PYTHON_EXE) benches/rust_bench.py

@@ -292,6 +292,9 @@ def sample() -> list[str]:
         *uuidx.uuid4_str_many(2),
         uuidx.uuid7_bytes(2).hex(),
         uuidx.uuid4_bytes(2).hex(),
+        # uuidx.arrow's generated columns (no Arrow library needed to make and read them).
+        *map(str, uuidx.arrow.uuid7(2).to_pylist()),
+        *map(str, uuidx.arrow.uuid4(2).to_pylist()),
     ]
 
 

@@ -10,7 +10,8 @@ Beyond the stdlib: :func:`parse` (strict RFC 9562 §4 parsing), :mod:`uuidx.layo
 constructors and decomposition for every version), :func:`uuid8_name` (name-based version 8),
 :func:`timestamp_ns` and :func:`to_datetime`, :func:`v1_to_v6` / :func:`v6_to_v1`,
 :func:`process_node`, compact text forms (:func:`encode` / :func:`decode`: base32, ULID,
-base32hex, base58, base62, base64url) and TypeIDs (:func:`typeid` / :func:`parse_typeid`).
+base32hex, base58, base62, base64url), TypeIDs (:func:`typeid` / :func:`parse_typeid`) and
+:mod:`uuidx.arrow` (UUID columns as Arrow arrays).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ __all__ = [
     "V7Generator",
     "NamespaceTypeError",
     "SafeUUID",
+    "arrow",
     "decode",
     "encode",
     "getnode",
@@ -141,7 +143,7 @@ if TYPE_CHECKING:
     import datetime as _dt
     from typing import Optional, Union
 
-    from . import layout, testing
+    from . import arrow, layout, testing
 
     Instant = Union[_dt.datetime, int]
     """An aware ``datetime`` or an int of nanoseconds since the Unix epoch."""
@@ -266,9 +268,9 @@ def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, U
 
 
 def __getattr__(name: str) -> object:
-    """What loads on first use: the submodules ``uuidx.layout`` and ``uuidx.testing``, and the
-    type alias ``Instant``."""
-    if name in ("layout", "testing"):
+    """What loads on first use: the submodules ``uuidx.arrow``, ``uuidx.layout`` and
+    ``uuidx.testing``, and the type alias ``Instant``."""
+    if name in ("arrow", "layout", "testing"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

@@ -24,6 +24,8 @@ As a pytest fixture::
     def test_order_ids(fixed_uuids):
         assert str(make_order().id) == "..."   # stable across runs
 
+The bulk functions (``uuid7_many``, ``uuid4_bytes``, ...) and the generated columns
+(:func:`uuidx.arrow.uuid7`, :func:`uuidx.arrow.uuid4`) follow the same sequences.
 ``deterministic(...)`` also works as a decorator. Independent generators
 (:class:`uuidx.V7Generator` and the others) are not affected: give them ``clock=`` and
 ``random=`` instead.

@@ -138,6 +138,13 @@ pub enum ErrorKind {
     /// A caller-supplied clock or random source failed, or returned something unusable; the
     /// error is its own (see [`Error::external`]).
     External(External),
+    /// One row of a column operation failed (see [`crate::column`]).
+    Row {
+        /// The zero-based index of the row in the column.
+        index: usize,
+        /// What was wrong with it.
+        error: Box<Error>,
+    },
 }
 
 /// What exactly was wrong with a UUID string (see [`ErrorKind::Parse`]).
@@ -264,6 +271,14 @@ impl Error {
             what,
             expected,
             found,
+        })
+    }
+
+    /// The error `self` at row `index` of a column ([`ErrorKind::Row`]).
+    pub(crate) fn at_row(self, index: usize) -> Self {
+        Self(ErrorKind::Row {
+            index,
+            error: Box::new(self),
         })
     }
 
@@ -462,6 +477,7 @@ impl fmt::Display for Error {
                  more than the {limit} bytes of memory this process can have"
             ),
             ErrorKind::External(External(err)) => write!(f, "{err}"),
+            ErrorKind::Row { index, error } => write!(f, "row {index}: {error}"),
         }
     }
 }

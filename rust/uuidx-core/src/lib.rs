@@ -13,13 +13,15 @@
 //! - lock-free monotonic generators in [`generator`] (§6.1-§6.3), fed by a [`clock::Clock`],
 //!   a [`random::RandomSource`] and a [`fork::ForkSource`];
 //! - v7 timestamps hidden behind a v4-looking facade (UUIDv47) in [`mask`];
-//! - the memory bound of bulk requests in [`memory`].
+//! - the memory bound of bulk requests in [`memory`];
+//! - column kernels (many rows per call: parse, format, name-based, timestamps) in [`column`](mod@column).
 //!
 //! It has no Python dependency; the `uuidx-py` crate binds it to Python.
 
 #![deny(missing_docs)]
 
 pub mod clock;
+pub mod column;
 pub mod encoding;
 mod error;
 pub mod fork;

@@ -7,6 +7,7 @@
 
 #![deny(unsafe_code)]
 
+mod arrow;
 mod bulk;
 mod convert;
 mod encodings;
@@ -462,6 +463,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     generators::register(m)?;
     bulk::register(m)?;
     encodings::register(m)?;
+    arrow::register(m)?;
     // Resolve uuid.UUID now, so that a broken environment fails at import, not mid-request.
     exact::UuidType::get(py)?;
     Ok(())

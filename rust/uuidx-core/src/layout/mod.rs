@@ -205,17 +205,33 @@ impl Uuid {
     /// assert_eq!(u.timestamp_unix_ns().unwrap(), 1_645_557_742_000_000_000);
     /// ```
     pub fn timestamp_unix_ns(self) -> Result<i128> {
+        self.unix_ns().ok_or_else(|| {
+            Error::new(ErrorKind::NoTimestamp {
+                uuid: self.to_string(),
+            })
+        })
+    }
+
+    /// [`Uuid::timestamp_unix_ns`] without the error: `None` for a UUID without a timestamp,
+    /// and nothing allocated (for columns, where such rows are common).
+    ///
+    /// # Examples
+    /// ```
+    /// let u: uuidx_core::Uuid = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f".parse().unwrap();
+    /// assert_eq!(u.unix_ns(), Some(1_645_557_742_000_000_000));
+    /// assert_eq!(uuidx_core::Uuid::NIL.unix_ns(), None);
+    /// ```
+    #[inline]
+    pub fn unix_ns(self) -> Option<i128> {
         match self.version_number() {
-            Some(1) => Ok(crate::time::gregorian_to_unix_ns(
+            Some(1) => Some(crate::time::gregorian_to_unix_ns(
                 v1::Fields::of(self).timestamp(),
             )),
-            Some(6) => Ok(crate::time::gregorian_to_unix_ns(
+            Some(6) => Some(crate::time::gregorian_to_unix_ns(
                 v6::Fields::of(self).timestamp(),
             )),
-            Some(7) => Ok(i128::from(split(self).0) * 1_000_000),
-            _ => Err(Error::new(ErrorKind::NoTimestamp {
-                uuid: self.to_string(),
-            })),
+            Some(7) => Some(i128::from(split(self).0) * 1_000_000),
+            _ => None,
         }
     }
 }

@@ -1,0 +1,487 @@
+//! Column kernels: one operation over many rows at once, for columnar data (Arrow arrays,
+//! dataframes, batches of database rows).
+//!
+//! - [`parse`]: text rows to UUIDs, in the forms [`crate::parse`] accepts (RFC 9562 §4);
+//! - [`hyphenated`]: UUIDs to their 36-character text (RFC 9562 §4);
+//! - [`name_based`]: name rows to version 3, 5 or name-based 8 UUIDs (RFC 9562 §5.3, §5.5,
+//!   Appendix B.2);
+//! - [`timestamps_ns`]: the time in version 1, 6 and 7 UUIDs as `i64` nanoseconds since 1970
+//!   (RFC 9562 §5.1, §5.6, §5.7, §6.1).
+//!
+//! No columnar format is assumed. Rows come in as an iterator of `Option`s, `None` being a null
+//! row; a column of UUIDs stored as 16-byte big-endian records reads through [`records`].
+//! Results go into slices the caller allocates, one slot per row, and one `bool` per row that
+//! says whether the row holds a value. Each kernel returns the number of null rows, and zeroes
+//! the slot of every null row. A row that cannot be converted either stops the kernel with an
+//! error that names its index ([`ErrorKind::Row`], under [`OnError::Raise`]) or becomes a null
+//! row ([`OnError::Null`]).
+//!
+//! # Examples
+//! ```
+//! use uuidx_core::column::{self, OnError};
+//! let rows = [Some(&b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6"[..]), None, Some(b"nope")];
+//! let (mut out, mut valid) = (vec![0u8; 16 * 3], vec![false; 3]);
+//! let nulls = column::parse(rows, &mut out, &mut valid, OnError::Null).unwrap();
+//! assert_eq!((nulls, valid), (2, vec![true, false, false]));
+//! let err = column::parse(rows, &mut out, &mut vec![false; 3], OnError::Raise).unwrap_err();
+//! assert!(err.to_string().starts_with("row 2: invalid UUID string \"nope\""));
+//! ```
+
+use crate::error::shorten;
+use crate::name::{self, Algorithm};
+use crate::{Error, ErrorKind, Result, Uuid};
+
+/// Bytes of one UUID record: its 16 octets in network order (RFC 9562 §4).
+pub const RECORD_LEN: usize = 16;
+/// Bytes of the hyphenated text of one UUID (RFC 9562 §4).
+pub const HYPHENATED_LEN: usize = 36;
+
+/// The range of [`timestamps_ns`]'s output, for messages: what `i64` nanoseconds since 1970
+/// can hold.
+const NS_RANGE: &str = "i64 nanoseconds since 1970 (1677-09-21 to 2262-04-11)";
+
+/// What a column kernel does with a row it cannot convert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OnError {
+    /// Stop with an error naming the row ([`ErrorKind::Row`]).
+    Raise,
+    /// Make the row null and go on.
+    Null,
+}
+
+impl OnError {
+    /// The option's names, as the bindings spell them: `"raise"` and `"null"`.
+    pub const NAMES: [&'static str; 2] = ["raise", "null"];
+
+    /// The policy named `name` (exact, lower case).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidOption`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "raise" => Ok(Self::Raise),
+            "null" => Ok(Self::Null),
+            _ => Err(Error::new(ErrorKind::InvalidOption {
+                option: "errors",
+                value: format!("{:?}", shorten(name)),
+                expected: "'raise' or 'null'",
+            })),
+        }
+    }
+
+    /// The name of the policy.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Raise => "raise",
+            Self::Null => "null",
+        }
+    }
+}
+
+/// The UUIDs of a buffer of 16-byte big-endian records, in order (a trailing partial record
+/// is ignored).
+///
+/// # Examples
+/// ```
+/// use uuidx_core::{column, Uuid};
+/// let buffer = [Uuid::NIL.to_bytes(), Uuid::MAX.to_bytes()].concat();
+/// assert_eq!(column::records(&buffer).collect::<Vec<_>>(), [Uuid::NIL, Uuid::MAX]);
+/// ```
+pub fn records(buffer: &[u8]) -> impl ExactSizeIterator<Item = Uuid> + '_ {
+    buffer.chunks_exact(RECORD_LEN).map(|record| {
+        let mut octets = [0u8; RECORD_LEN];
+        octets.copy_from_slice(record);
+        Uuid::from_bytes(octets)
+    })
+}
+
+/// The one loop behind every kernel: for each row and its slot, `convert` writes the slot and
+/// returns `Ok(true)`, or returns `Ok(false)` to make the row null; a null input row is null
+/// without a call. Null rows get `clear`ed slots and `false` in `valid`. Errors from `convert`
+/// are labelled with the row's index. The rows must be exactly as many as the slots.
+fn each_row<'s, R, S: ?Sized + 's>(
+    rows: impl IntoIterator<Item = Option<R>>,
+    slots: impl ExactSizeIterator<Item = &'s mut S>,
+    valid: &mut [bool],
+    mut convert: impl FnMut(R, &mut S) -> Result<bool>,
+    clear: impl Fn(&mut S),
+) -> Result<usize> {
+    let expected = valid.len();
+    if slots.len() != expected {
+        return Err(Error::invalid_length(
+            "the output of a column kernel, in rows",
+            expected,
+            slots.len(),
+        ));
+    }
+    let mut rows = rows.into_iter();
+    let mut nulls = 0;
+    for (index, (slot, is_valid)) in slots.zip(valid.iter_mut()).enumerate() {
+        let Some(row) = rows.next() else {
+            return Err(Error::invalid_length("a column, in rows", expected, index));
+        };
+        let written = match row {
+            Some(row) => convert(row, slot).map_err(|e| e.at_row(index))?,
+            None => false,
+        };
+        if !written {
+            clear(slot);
+            nulls += 1;
+        }
+        *is_valid = written;
+    }
+    let extra = rows.count();
+    if extra > 0 {
+        return Err(Error::invalid_length(
+            "a column, in rows",
+            expected,
+            expected + extra,
+        ));
+    }
+    Ok(nulls)
+}
+
+/// Parses each text row (as [`crate::parse::parse`] does: hyphenated, 32 hex digits, braced or
+/// URN, any case) into a 16-byte record of `out`.
+///
+/// `out` holds `16 * valid.len()` bytes. Rows that are not UTF-8 are parsed as bytes.
+///
+/// # Errors
+/// [`ErrorKind::Row`] wrapping [`ErrorKind::Parse`] for the first bad row under
+/// [`OnError::Raise`] (positions in characters, as for a single string);
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+pub fn parse<'a>(
+    rows: impl IntoIterator<Item = Option<&'a [u8]>>,
+    out: &mut [u8],
+    valid: &mut [bool],
+    on_error: OnError,
+) -> Result<usize> {
+    each_row(
+        rows,
+        out.chunks_exact_mut(RECORD_LEN),
+        valid,
+        |text, slot| match crate::parse::parse_ascii(text) {
+            Ok(u) => {
+                slot.copy_from_slice(&u.to_bytes());
+                Ok(true)
+            }
+            Err(_) if on_error == OnError::Null => Ok(false),
+            // Report as for a str: positions in characters, not bytes.
+            Err(err) => Err(core::str::from_utf8(text)
+                .ok()
+                .and_then(|s| crate::parse::parse(s).err())
+                .unwrap_or(err)),
+        },
+        zero,
+    )
+}
+
+/// Writes the hyphenated lower-case text of each UUID row (`str(uuid)`, RFC 9562 §4) into
+/// the 36-byte slots of `out`; null rows are 36 zero bytes.
+///
+/// `out` holds `36 * valid.len()` bytes.
+///
+/// # Errors
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+pub fn hyphenated(
+    rows: impl IntoIterator<Item = Option<Uuid>>,
+    out: &mut [u8],
+    valid: &mut [bool],
+) -> Result<usize> {
+    each_row(
+        rows,
+        out.chunks_exact_mut(HYPHENATED_LEN),
+        valid,
+        |u, slot| {
+            slot.copy_from_slice(&crate::format::hyphenated(u, false));
+            Ok(true)
+        },
+        zero,
+    )
+}
+
+/// The name-based UUID of each name row under `namespace`, into a 16-byte record of `out`:
+/// version 3 for [`Algorithm::Md5`] (RFC 9562 §5.3), version 5 for [`Algorithm::Sha1`]
+/// (§5.5), name-based version 8 for the others (Appendix B.2); the same UUIDs as
+/// [`name::v3`], [`name::v5`] and [`name::v8`], row by row.
+///
+/// `out` holds `16 * valid.len()` bytes.
+///
+/// # Errors
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+///
+/// # Examples
+/// ```
+/// use uuidx_core::column;
+/// use uuidx_core::name::{self, Algorithm};
+/// let (mut out, mut valid) = (vec![0u8; 16], vec![false]);
+/// column::name_based(name::NAMESPACE_DNS, Algorithm::Sha1, [Some(&b"www.example.com"[..])],
+///     &mut out, &mut valid).unwrap();
+/// assert_eq!(column::records(&out).next(), Some(name::v5(name::NAMESPACE_DNS, b"www.example.com")));
+/// ```
+pub fn name_based<'a>(
+    namespace: Uuid,
+    algorithm: Algorithm,
+    rows: impl IntoIterator<Item = Option<&'a [u8]>>,
+    out: &mut [u8],
+    valid: &mut [bool],
+) -> Result<usize> {
+    let hash = |name: &[u8]| match algorithm {
+        Algorithm::Md5 => name::v3(namespace, name),
+        Algorithm::Sha1 => name::v5(namespace, name),
+        other => name::v8(namespace, name, other),
+    };
+    each_row(
+        rows,
+        out.chunks_exact_mut(RECORD_LEN),
+        valid,
+        |name, slot| {
+            slot.copy_from_slice(&hash(name).to_bytes());
+            Ok(true)
+        },
+        zero,
+    )
+}
+
+/// The timestamp of each UUID row as nanoseconds since 1970 (RFC 9562 §6.1: v1 and v6 in
+/// 100-ns ticks since 1582, v7 in milliseconds since 1970), into `out`.
+///
+/// Rows of other versions (and Nil, Max, non-RFC variants) are null. A timestamp outside
+/// `i64` nanoseconds, 1677-09-21 to 2262-04-11 (v1 and v6 reach from 1582 to 5236, v7 to
+/// 10889), is an error under [`OnError::Raise`] and null under [`OnError::Null`].
+///
+/// # Errors
+/// [`ErrorKind::Row`] wrapping [`ErrorKind::TimestampOutOfRange`] for the first such row under
+/// [`OnError::Raise`]; [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree
+/// on the count.
+pub fn timestamps_ns(
+    rows: impl IntoIterator<Item = Option<Uuid>>,
+    out: &mut [i64],
+    valid: &mut [bool],
+    on_error: OnError,
+) -> Result<usize> {
+    each_row(
+        rows,
+        out.iter_mut(),
+        valid,
+        |u, slot| {
+            let Some(ns) = u.unix_ns() else {
+                return Ok(false);
+            };
+            match (i64::try_from(ns), on_error) {
+                (Ok(ns), _) => {
+                    *slot = ns;
+                    Ok(true)
+                }
+                (Err(_), OnError::Null) => Ok(false),
+                (Err(_), OnError::Raise) => Err(Error::new(ErrorKind::TimestampOutOfRange {
+                    layout: NS_RANGE,
+                    value: format!("{ns} ns since 1970 (in UUID {u})"),
+                })),
+            }
+        },
+        |slot| *slot = 0,
+    )
+}
+
+/// Clears the slot of a null row.
+fn zero(slot: &mut [u8]) {
+    slot.fill(0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout;
+
+    const CANON: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+
+    fn run_parse(rows: &[Option<&str>], on_error: OnError) -> Result<(Vec<u8>, Vec<bool>, usize)> {
+        let mut out = vec![0xAA; 16 * rows.len()];
+        let mut valid = vec![true; rows.len()];
+        let nulls = parse(
+            rows.iter().map(|r| r.map(str::as_bytes)),
+            &mut out,
+            &mut valid,
+            on_error,
+        )?;
+        Ok((out, valid, nulls))
+    }
+
+    #[test]
+    fn parse_rows_like_the_scalar_parser() {
+        let upper = CANON.to_uppercase();
+        let urn = format!("urn:uuid:{CANON}");
+        let rows = [Some(CANON), None, Some(upper.as_str()), Some(urn.as_str())];
+        let (out, valid, nulls) = run_parse(&rows, OnError::Raise).unwrap();
+        assert_eq!(nulls, 1);
+        assert_eq!(valid, [true, false, true, true]);
+        let expected = crate::parse::parse(CANON).unwrap();
+        let got: Vec<Uuid> = records(&out).collect();
+        assert_eq!(
+            got,
+            [expected, Uuid::NIL, expected, expected],
+            "null rows are zeroed"
+        );
+    }
+
+    #[test]
+    fn parse_errors_name_the_row_or_become_null() {
+        let rows = [
+            Some(CANON),
+            Some("f81d4fae-7dec-11d0-a765-00a0c91e6bfé"),
+            Some("x"),
+        ];
+        let err = run_parse(&rows, OnError::Raise).unwrap_err();
+        let ErrorKind::Row { index, error } = err.kind() else {
+            panic!("{err:?}")
+        };
+        assert_eq!(*index, 1);
+        // Positions count characters, as for one string.
+        assert_eq!(**error, crate::parse::parse(rows[1].unwrap()).unwrap_err());
+        assert!(
+            err.to_string().starts_with("row 1: invalid UUID string"),
+            "{err}"
+        );
+        let (_, valid, nulls) = run_parse(&rows, OnError::Null).unwrap();
+        assert_eq!((valid, nulls), (vec![true, false, false], 2));
+        // Bytes that are not UTF-8 are reported as well.
+        let mut out = [0u8; 16];
+        let err = parse(
+            [Some(&[0xFF_u8; 36][..])],
+            &mut out,
+            &mut [false],
+            OnError::Raise,
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().starts_with("row 0: invalid UUID string"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn row_counts_must_agree() {
+        let mut out = [0u8; 32];
+        let one = [Some(CANON.as_bytes())];
+        let three = [Some(CANON.as_bytes()); 3];
+        for err in [
+            parse(one, &mut out, &mut [false; 2], OnError::Raise).unwrap_err(),
+            parse(three, &mut out, &mut [false; 2], OnError::Raise).unwrap_err(),
+            parse(one, &mut out, &mut [false; 1], OnError::Raise).unwrap_err(),
+        ] {
+            assert!(
+                matches!(err.kind(), ErrorKind::InvalidLength { .. }),
+                "{err}"
+            );
+        }
+        assert_eq!(
+            parse([], &mut [], &mut [], OnError::Raise).unwrap(),
+            0,
+            "an empty column is fine"
+        );
+    }
+
+    #[test]
+    fn hyphenated_rows_round_trip() {
+        let values = [layout::v4::new(), Uuid::MAX, Uuid::NIL];
+        let rows = [Some(values[0]), None, Some(values[1]), Some(values[2])];
+        let mut out = vec![b'?'; 36 * rows.len()];
+        let mut valid = vec![false; rows.len()];
+        assert_eq!(hyphenated(rows, &mut out, &mut valid).unwrap(), 1);
+        assert_eq!(valid, [true, false, true, true]);
+        let texts: Vec<&[u8]> = out.chunks(36).collect();
+        assert_eq!(texts[0], crate::format::hyphenated(values[0], false));
+        assert_eq!(texts[1], [0u8; 36]);
+        assert_eq!(texts[2], b"ffffffff-ffff-ffff-ffff-ffffffffffff");
+        let back = run_parse(
+            &texts
+                .iter()
+                .map(|t| core::str::from_utf8(t).ok())
+                .collect::<Vec<_>>(),
+            OnError::Null,
+        )
+        .unwrap();
+        assert_eq!(back.2, 1);
+    }
+
+    #[test]
+    fn name_based_rows_equal_the_scalar_functions() {
+        let names: [&[u8]; 3] = [b"www.example.com", b"", "\u{e9}t\u{e9}".as_bytes()];
+        let ns = name::NAMESPACE_URL;
+        for algorithm in [Algorithm::Md5, Algorithm::Sha1, Algorithm::Sha3_256] {
+            let mut out = vec![0u8; 16 * 4];
+            let mut valid = vec![false; 4];
+            let rows = names.iter().map(|&n| Some(n)).chain([None]);
+            assert_eq!(
+                name_based(ns, algorithm, rows, &mut out, &mut valid).unwrap(),
+                1
+            );
+            let got: Vec<Uuid> = records(&out).collect();
+            for (name, u) in names.iter().zip(&got) {
+                let scalar = match algorithm {
+                    Algorithm::Md5 => name::v3(ns, name),
+                    Algorithm::Sha1 => name::v5(ns, name),
+                    a => name::v8(ns, name, a),
+                };
+                assert_eq!(*u, scalar, "{algorithm:?} {name:?}");
+            }
+            assert_eq!(got[3], Uuid::NIL);
+        }
+    }
+
+    #[test]
+    fn timestamps_for_time_based_versions_only() {
+        let v7 = layout::v7::new(1_645_557_742_000, 0, 0).unwrap();
+        let v1 = layout::v1::new(0x1EC_9414_C232_AB00, 0, 0).unwrap();
+        let v6 = layout::v6::from_v1(v1).unwrap();
+        let rows = [
+            Some(v7),
+            Some(v1),
+            Some(v6),
+            Some(layout::v4::new()),
+            Some(Uuid::NIL),
+            None,
+        ];
+        let mut out = vec![-1; rows.len()];
+        let mut valid = vec![false; rows.len()];
+        let nulls = timestamps_ns(rows, &mut out, &mut valid, OnError::Raise).unwrap();
+        assert_eq!(nulls, 3);
+        assert_eq!(valid, [true, true, true, false, false, false]);
+        assert_eq!(out[0], 1_645_557_742_000_000_000);
+        assert_eq!(i128::from(out[1]), v1.timestamp_unix_ns().unwrap());
+        assert_eq!(out[1], out[2]);
+        assert_eq!(&out[3..], [0, 0, 0]);
+    }
+
+    #[test]
+    fn timestamps_outside_i64_nanoseconds() {
+        // The first and last instants that fit, then one step beyond each.
+        let v7_last = layout::v7::new(9_223_372_036_854, 0, 0).unwrap(); // 2262-04-11
+        let v7_beyond = layout::v7::new(9_223_372_036_855, 0, 0).unwrap();
+        let v1_1582 = layout::v1::new(0, 0, 0).unwrap();
+        let rows = [Some(v7_last), Some(v7_beyond), Some(v1_1582)];
+        let mut out = [0i64; 3];
+        let mut valid = [false; 3];
+        let err = timestamps_ns(rows, &mut out, &mut valid, OnError::Raise).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.starts_with("row 1: timestamp 9223372036855000000 ns"),
+            "{message}"
+        );
+        assert!(message.contains(&v7_beyond.to_string()), "{message}");
+        assert!(message.contains("2262-04-11"), "{message}");
+        let nulls = timestamps_ns(rows, &mut out, &mut valid, OnError::Null).unwrap();
+        assert_eq!((nulls, valid), (2, [true, false, false]));
+        assert_eq!(out[0], 9_223_372_036_854_000_000);
+    }
+
+    #[test]
+    fn error_policy_names() {
+        for name in OnError::NAMES {
+            assert_eq!(OnError::from_name(name).unwrap().name(), name);
+        }
+        let err = OnError::from_name("ignore").unwrap_err();
+        assert!(err.to_string().contains("\"ignore\""), "{err}");
+    }
+}

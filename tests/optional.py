@@ -1,0 +1,28 @@
+"""Optional libraries of the Arrow tests (pyarrow, Polars, DuckDB, pandas, NumPy, PySpark).
+
+A test module that needs one calls :func:`need` at import: without the library the module
+skips, saying why, unless ``UUIDX_REQUIRE_ARROW=1`` (set by ``make test``, which installs them
+all), which turns a missing library into a failure, so ``make test`` never skips them silently.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any
+
+import pytest
+
+REQUIRED = os.environ.get("UUIDX_REQUIRE_ARROW") == "1"
+
+
+def need(module: str) -> Any:
+    """The imported module (untyped: ``Any``); a skip when it is missing, a failure when
+    ``UUIDX_REQUIRE_ARROW=1``."""
+    if REQUIRED:
+        return importlib.import_module(module)
+    return pytest.importorskip(
+        module,
+        reason=f"{module} is not installed for this interpreter (make test installs it; "
+        "UUIDX_REQUIRE_ARROW=1 turns this skip into a failure)",
+    )
