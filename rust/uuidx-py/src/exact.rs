@@ -372,8 +372,12 @@ fn exact_int_value(int: &Bound<'_, PyAny>) -> Option<u128> {
     int.extract::<u128>().ok()
 }
 
-/// What [`digits::read_int`] found.
+/// What [`digits::read_int`] found (only `Unknown` where the digits are not read).
 #[derive(Debug, PartialEq, Eq)]
+#[cfg_attr(
+    not(all(not(Py_3_14), not(any(PyPy, GraalPy)), not(Py_LIMITED_API))),
+    allow(dead_code)
+)]
 enum Read {
     /// An int from 0 to 2**128 - 1.
     Value(u128),
@@ -635,7 +639,11 @@ pub fn buffer_bytes(obj: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
 ///
 /// Only for loops that run no Python code: then no other thread can run either (the GIL is
 /// held throughout) and nothing can enable or disable the collector in between.
-pub struct GcPause(bool);
+pub struct GcPause(
+    /// Whether the collector was enabled, to enable it again (read only where it is paused).
+    #[cfg_attr(not(all(Py_3_10, not(Py_GIL_DISABLED))), allow(dead_code))]
+    bool,
+);
 
 impl GcPause {
     /// Pauses the collector if it is enabled.
