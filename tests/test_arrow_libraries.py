@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from typing import Any
 
 import pytest
 
@@ -80,6 +81,33 @@ def test_uuid5_over_a_pyarrow_column_equals_the_stdlib() -> None:
     ]
 
 
+def test_encoded_columns_through_pyarrow_equal_the_peer_libraries() -> None:
+    """ULID text from python-ulid, base58 from the base58 package, base64url from the stdlib."""
+    import base64
+
+    import base58
+    import ulid
+
+    keys = pa.array(ua.uuid7(300))
+    uuids = keys.to_pylist()
+    ulids = pa.array(ua.encode(keys, "ulid"))
+    assert ulids.type == pa.string()
+    assert ulids.to_pylist() == [str(ulid.ULID.from_uuid(u)) for u in uuids]
+    b58 = [base58.b58encode_int(u.int).decode().rjust(22, "1") for u in uuids]
+    assert ua.encode(keys, "base58").to_pylist() == b58
+    b64 = [base64.urlsafe_b64encode(u.bytes).rstrip(b"=").decode() for u in uuids]
+    assert ua.encode(keys, "base64url").to_pylist() == b64
+    texts_of: list[tuple[Any, Any]] = [("ulid", ulids), ("base58", pa.array(b58, pa.large_string()))]
+    for form, texts in texts_of:
+        assert ua.decode(texts, form).to_pylist() == uuids
+        assert pa.array(ua.decode(texts, form)).type == pa.uuid()
+    # The facade column keeps a key's random bits and hides its time; it round-trips.
+    key = bytes(range(16))
+    facades = pa.array(ua.mask_v7(keys, key))
+    assert {u.version for u in facades.to_pylist()} == {4}
+    assert pa.array(ua.unmask_v7(facades, key)).equals(keys)
+
+
 # Polars
 
 
@@ -99,6 +127,10 @@ def test_polars_series_of_keys_and_text() -> None:
     with_ids = frame.with_columns(id=pl.Series(ua.to_str(ids)))
     assert with_ids["id"].to_list()[0] == str(uuid.uuid5(uuid.NAMESPACE_DNS, "a"))
     assert ua.timestamp_ns(keys).to_pylist()[0] == (uuid.UUID(bytes=keys[0]).int >> 80) * 10**6
+    # Short public ids in a frame, and back.
+    short = pl.Series("short", ua.encode(keys, "base62"))
+    assert short.dtype == pl.String and short.str.len_chars().to_list() == [22] * 5
+    assert ua.decode(short, "base62").to_pylist() == [uuid.UUID(bytes=b) for b in keys.to_list()]
 
 
 # DuckDB

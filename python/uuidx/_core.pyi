@@ -10,9 +10,13 @@ __all__ = [
     "__version__",
     "ArrowArray",
     "UUIDArray",
+    "arrow_decode",
+    "arrow_encode",
+    "arrow_mask_v7",
     "arrow_parse",
     "arrow_timestamp_ns",
     "arrow_to_str",
+    "arrow_unmask_v7",
     "arrow_uuid3",
     "arrow_uuid4",
     "arrow_uuid5",
@@ -353,4 +357,14 @@ def arrow_uuid8_name(
 def arrow_parse(strings: object, errors: Optional[str] = ..., extension: bool = True) -> UUIDArray: ...
 def arrow_uuids(uuids: object, extension: bool = True) -> UUIDArray: ...
 def arrow_to_str(uuids: object) -> ArrowArray: ...
+def arrow_encode(uuids: object, form: _Form) -> ArrowArray: ...
+def arrow_decode(
+    strings: object, form: _Form, errors: Optional[str] = ..., extension: bool = True
+) -> UUIDArray: ...
+def arrow_mask_v7(
+    uuids: object, key: Buffer, errors: Optional[str] = ..., extension: bool = True
+) -> UUIDArray: ...
+def arrow_unmask_v7(
+    uuids: object, key: Buffer, errors: Optional[str] = ..., extension: bool = True
+) -> UUIDArray: ...
 def arrow_timestamp_ns(uuids: object, errors: Optional[str] = ...) -> ArrowArray: ...

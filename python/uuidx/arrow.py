@@ -5,7 +5,7 @@ A column of UUIDs is a :class:`UUIDArray`: Arrow's ``FixedSizeBinary(16)``, each
 UUID's 16 octets in network order (RFC 9562 §4), tagged with Arrow's canonical extension type
 ``arrow.uuid`` (what ``pa.uuid()`` is) unless made with ``extension=False`` (plain
 ``FixedSizeBinary(16)``, for consumers that reject the extension, such as Polars). Columns that
-are not UUIDs (:func:`to_str`, :func:`timestamp_ns`) are :class:`ArrowArray` objects. Both
+are not UUIDs (:func:`to_str`, :func:`encode`, :func:`timestamp_ns`) are :class:`ArrowArray` objects. Both
 export themselves through the Arrow PyCapsule interface (``__arrow_c_array__``,
 ``__arrow_c_schema__``), so any Arrow library reads them without a copy::
 
@@ -35,6 +35,11 @@ from uuid import UUID
 from . import _core
 from ._core import ArrowArray, UUIDArray
 
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+    from ._core import _Form
+
 __all__ = [
     "ArrowArray",
     "ArrowArrayExportable",
@@ -44,9 +49,13 @@ __all__ = [
     "UUIDArray",
     "UUIDs",
     "array",
+    "decode",
+    "encode",
+    "mask_v7",
     "parse",
     "timestamp_ns",
     "to_str",
+    "unmask_v7",
     "uuid3",
     "uuid4",
     "uuid5",
@@ -259,3 +268,98 @@ def timestamp_ns(uuids: UUIDs, *, errors: Literal["raise", "null"] = "raise") ->
         TypeError: ``uuids`` is not a column of UUIDs.
     """
     return _core.arrow_timestamp_ns(uuids, errors)
+
+
+def encode(uuids: UUIDs, form: _Form) -> ArrowArray:
+    """Each UUID in the text encoding ``form``, row by row equal to :func:`uuidx.encode`, as
+    an Arrow ``string`` column (``large_string`` when the text exceeds 2**31 - 1 bytes); null
+    rows stay null.
+
+    Args:
+        uuids: A column of UUIDs: see the module documentation.
+        form: ``"hex"``, ``"hyphenated"``, ``"urn"``, ``"braced"``, ``"base32"``, ``"ulid"``,
+            ``"base32hex"``, ``"base58"``, ``"base62"`` or ``"base64url"`` (see
+            :func:`uuidx.encode`).
+
+    Raises:
+        TypeError: ``uuids`` is not a column of UUIDs, or ``form`` is not a str.
+        ValueError: ``form`` is not one of the names above.
+    """
+    return _core.arrow_encode(uuids, form)
+
+
+def decode(
+    strings: Strings,
+    form: _Form,
+    *,
+    errors: Literal["raise", "null"] = "raise",
+    extension: bool = True,
+) -> UUIDArray:
+    """The UUID in each row of text written in the encoding ``form``, row by row equal to
+    :func:`uuidx.decode` (the same lengths, alphabets and case rules).
+
+    Args:
+        strings: A column of text: see the module documentation.
+        form: One of the names :func:`encode` takes.
+        errors: ``"raise"`` (default): the first bad row raises; ``"null"``: bad rows become
+            null. Null rows stay null either way.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        ValueError: a row is not a UUID in ``form`` (the message names its index, the text,
+            shortened, and the first problem with its position), ``form`` is unknown, or
+            ``errors`` is neither ``"raise"`` nor ``"null"``.
+        TypeError: ``strings`` is not a column of text, an item of a sequence is not a
+            ``str`` or ``None``, or ``form`` is not a str.
+    """
+    return _core.arrow_decode(strings, form, errors, extension)
+
+
+def mask_v7(
+    uuids: UUIDs,
+    key: Buffer,
+    *,
+    errors: Literal["raise", "null"] = "raise",
+    extension: bool = True,
+) -> UUIDArray:
+    """The UUIDv47 facade of each version 7 UUID under ``key``, row by row equal to
+    :func:`uuidx.mask_v7`: what to show outside while the database keeps the v7 keys.
+
+    Args:
+        uuids: A column of version 7 UUIDs: see the module documentation.
+        key: 16 bytes, kept secret.
+        errors: ``"raise"`` (default): a row that is not a version 7 UUID raises; ``"null"``:
+            such rows become null. Null rows stay null either way.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        ValueError: a row is not a version 7 UUID (the message names its index and the
+            UUID), ``key`` is not 16 bytes long, or ``errors`` is unknown.
+        TypeError: ``uuids`` is not a column of UUIDs, or ``key`` is not bytes-like.
+    """
+    return _core.arrow_mask_v7(uuids, key, errors, extension)
+
+
+def unmask_v7(
+    uuids: UUIDs,
+    key: Buffer,
+    *,
+    errors: Literal["raise", "null"] = "raise",
+    extension: bool = True,
+) -> UUIDArray:
+    """The version 7 UUID behind each UUIDv47 facade under ``key``, row by row equal to
+    :func:`uuidx.unmask_v7`.
+
+    Args:
+        uuids: A column of facades (version 4 UUIDs): see the module documentation.
+        key: The 16 bytes :func:`mask_v7` used.
+        errors: ``"raise"`` (default): a row that is not a version 4 UUID raises; ``"null"``:
+            such rows become null. Null rows stay null either way.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        ValueError: a row is not a version 4 UUID (the message names its index and the
+            UUID), ``key`` is not 16 bytes long, or ``errors`` is unknown.
+        TypeError: ``uuids`` is not a column of UUIDs, or ``key`` is not bytes-like.
+    """
+    return _core.arrow_unmask_v7(uuids, key, errors, extension)

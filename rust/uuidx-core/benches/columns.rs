@@ -8,6 +8,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use uuidx_core::column::{self, OnError};
+use uuidx_core::encoding::Encoding;
 use uuidx_core::generator::GLOBAL_V7;
 use uuidx_core::name::{Algorithm, NAMESPACE_URL};
 use uuidx_core::{layout, Uuid};
@@ -30,7 +31,14 @@ fn kernels(c: &mut Criterion) {
     let uuids: Vec<Uuid> = column::records(&records).collect();
     let mut text = vec![0u8; 36 * ROWS];
     group.bench_function("hyphenated", |b| {
-        b.iter(|| column::hyphenated(uuids.iter().map(|&u| Some(u)), &mut text, &mut valid));
+        b.iter(|| {
+            column::encode(
+                uuids.iter().map(|&u| Some(u)),
+                Encoding::Hyphenated,
+                &mut text,
+                &mut valid,
+            )
+        });
     });
     group.bench_function("parse", |b| {
         b.iter(|| {

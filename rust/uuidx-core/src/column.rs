@@ -2,9 +2,11 @@
 //! dataframes, batches of database rows).
 //!
 //! - [`parse`]: text rows to UUIDs, in the forms [`crate::parse`] accepts (RFC 9562 §4);
-//! - [`hyphenated`]: UUIDs to their 36-character text (RFC 9562 §4);
+//! - [`encode`] and [`decode`]: UUIDs to and from text in any [`Encoding`] (the hyphenated
+//!   form of RFC 9562 §4 among them);
 //! - [`name_based`]: name rows to version 3, 5 or name-based 8 UUIDs (RFC 9562 §5.3, §5.5,
 //!   Appendix B.2);
+//! - [`mask_v7`] and [`unmask_v7`]: version 7 UUIDs to and from their UUIDv47 facades;
 //! - [`timestamps_ns`]: the time in version 1, 6 and 7 UUIDs as `i64` nanoseconds since 1970
 //!   (RFC 9562 §5.1, §5.6, §5.7, §6.1).
 //!
@@ -27,14 +29,14 @@
 //! assert!(err.to_string().starts_with("row 2: invalid UUID string \"nope\""));
 //! ```
 
+use crate::encoding::Encoding;
 use crate::error::shorten;
+use crate::mask;
 use crate::name::{self, Algorithm};
 use crate::{Error, ErrorKind, Result, Uuid};
 
 /// Bytes of one UUID record: its 16 octets in network order (RFC 9562 §4).
 pub const RECORD_LEN: usize = 16;
-/// Bytes of the hyphenated text of one UUID (RFC 9562 §4).
-pub const HYPHENATED_LEN: usize = 36;
 
 /// The range of [`timestamps_ns`]'s output, for messages: what `i64` nanoseconds since 1970
 /// can hold.
@@ -141,6 +143,32 @@ fn each_row<'s, R, S: ?Sized + 's>(
     Ok(nulls)
 }
 
+/// Writes the UUID each row becomes (`convert`) as a 16-byte record into `out`: the loop of
+/// every kernel whose output is UUIDs. A row `convert` refuses is an error under
+/// [`OnError::Raise`] and a null row under [`OnError::Null`].
+fn uuid_rows<R>(
+    rows: impl IntoIterator<Item = Option<R>>,
+    out: &mut [u8],
+    valid: &mut [bool],
+    on_error: OnError,
+    mut convert: impl FnMut(R) -> Result<Uuid>,
+) -> Result<usize> {
+    each_row(
+        rows,
+        out.chunks_exact_mut(RECORD_LEN),
+        valid,
+        |row, slot| match convert(row) {
+            Ok(u) => {
+                slot.copy_from_slice(&u.to_bytes());
+                Ok(true)
+            }
+            Err(_) if on_error == OnError::Null => Ok(false),
+            Err(err) => Err(err),
+        },
+        zero,
+    )
+}
+
 /// Parses each text row (as [`crate::parse::parse`] does: hyphenated, 32 hex digits, braced or
 /// URN, any case) into a 16-byte record of `out`.
 ///
@@ -156,44 +184,81 @@ pub fn parse<'a>(
     valid: &mut [bool],
     on_error: OnError,
 ) -> Result<usize> {
-    each_row(
-        rows,
-        out.chunks_exact_mut(RECORD_LEN),
-        valid,
-        |text, slot| match crate::parse::parse_ascii(text) {
-            Ok(u) => {
-                slot.copy_from_slice(&u.to_bytes());
-                Ok(true)
-            }
-            Err(_) if on_error == OnError::Null => Ok(false),
+    uuid_rows(rows, out, valid, on_error, |text| {
+        crate::parse::parse_ascii(text).map_err(|err| match on_error {
             // Report as for a str: positions in characters, not bytes.
-            Err(err) => Err(core::str::from_utf8(text)
+            OnError::Raise => core::str::from_utf8(text)
                 .ok()
                 .and_then(|s| crate::parse::parse(s).err())
-                .unwrap_or(err)),
-        },
-        zero,
-    )
+                .unwrap_or(err),
+            OnError::Null => err,
+        })
+    })
 }
 
-/// Writes the hyphenated lower-case text of each UUID row (`str(uuid)`, RFC 9562 §4) into
-/// the 36-byte slots of `out`; null rows are 36 zero bytes.
+/// Decodes each text row in `encoding` (as [`Encoding::decode_ascii`] does) into a 16-byte
+/// record of `out`.
 ///
-/// `out` holds `36 * valid.len()` bytes.
+/// `out` holds `16 * valid.len()` bytes.
+///
+/// # Errors
+/// [`ErrorKind::Row`] wrapping [`ErrorKind::Decode`] for the first bad row under
+/// [`OnError::Raise`]; [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree
+/// on the count.
+///
+/// # Examples
+/// ```
+/// use uuidx_core::column::{self, OnError};
+/// use uuidx_core::encoding::Encoding;
+/// let rows = [Some(&b"01H455VB4PEX5VSKNK084SN02Q"[..]), None, Some(b"01H455VB4PEX5VSKNK084SN02U")];
+/// let (mut out, mut valid) = (vec![0u8; 16 * 3], vec![false; 3]);
+/// let err = column::decode(rows, Encoding::Ulid, &mut out, &mut valid, OnError::Raise).unwrap_err();
+/// assert!(err.to_string().starts_with("row 2: "), "{err}");
+/// let nulls = column::decode(rows, Encoding::Ulid, &mut out, &mut valid, OnError::Null).unwrap();
+/// assert_eq!((nulls, valid), (2, vec![true, false, false]));
+/// assert_eq!(column::records(&out).next(), Some(Encoding::Ulid.decode("01H455VB4PEX5VSKNK084SN02Q").unwrap()));
+/// ```
+pub fn decode<'a>(
+    rows: impl IntoIterator<Item = Option<&'a [u8]>>,
+    encoding: Encoding,
+    out: &mut [u8],
+    valid: &mut [bool],
+    on_error: OnError,
+) -> Result<usize> {
+    uuid_rows(rows, out, valid, on_error, |text| {
+        encoding.decode_ascii(text)
+    })
+}
+
+/// Writes each UUID row in `encoding` ([`Encoding::encode_into`]) into the slots of `out`,
+/// [`Encoding::len`] bytes each; null rows are zero bytes.
+///
+/// `out` holds `encoding.len() * valid.len()` bytes.
 ///
 /// # Errors
 /// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
-pub fn hyphenated(
+///
+/// # Examples
+/// ```
+/// use uuidx_core::column;
+/// use uuidx_core::encoding::Encoding;
+/// let (mut out, mut valid) = (vec![0u8; 22 * 2], vec![false; 2]);
+/// column::encode([Some(uuidx_core::Uuid::MAX), None], Encoding::Base62, &mut out, &mut valid).unwrap();
+/// assert_eq!(&out[..22], b"7n42DGM5Tflk9n8mt7Fhc7");
+/// assert_eq!((&out[22..], valid), (&[0u8; 22][..], vec![true, false]));
+/// ```
+pub fn encode(
     rows: impl IntoIterator<Item = Option<Uuid>>,
+    encoding: Encoding,
     out: &mut [u8],
     valid: &mut [bool],
 ) -> Result<usize> {
     each_row(
         rows,
-        out.chunks_exact_mut(HYPHENATED_LEN),
+        out.chunks_exact_mut(encoding.len()),
         valid,
         |u, slot| {
-            slot.copy_from_slice(&crate::format::hyphenated(u, false));
+            encoding.encode_into(u, slot);
             Ok(true)
         },
         zero,
@@ -226,21 +291,64 @@ pub fn name_based<'a>(
     out: &mut [u8],
     valid: &mut [bool],
 ) -> Result<usize> {
-    let hash = |name: &[u8]| match algorithm {
-        Algorithm::Md5 => name::v3(namespace, name),
-        Algorithm::Sha1 => name::v5(namespace, name),
-        other => name::v8(namespace, name, other),
-    };
-    each_row(
-        rows,
-        out.chunks_exact_mut(RECORD_LEN),
-        valid,
-        |name, slot| {
-            slot.copy_from_slice(&hash(name).to_bytes());
-            Ok(true)
-        },
-        zero,
-    )
+    uuid_rows(rows, out, valid, OnError::Raise, |name| {
+        Ok(match algorithm {
+            Algorithm::Md5 => name::v3(namespace, name),
+            Algorithm::Sha1 => name::v5(namespace, name),
+            other => name::v8(namespace, name, other),
+        })
+    })
+}
+
+/// The UUIDv47 facade ([`mask::mask_v7`]) of each version 7 UUID row under `key`, into a
+/// 16-byte record of `out`.
+///
+/// `out` holds `16 * valid.len()` bytes.
+///
+/// # Errors
+/// [`ErrorKind::Row`] wrapping [`ErrorKind::WrongVersion`] for the first row that is not a
+/// version 7 UUID under [`OnError::Raise`] (a null row under [`OnError::Null`]);
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+///
+/// # Examples
+/// ```
+/// use uuidx_core::{column::{self, OnError}, mask, Uuid};
+/// let key = *b"0123456789abcdef";
+/// let v7: Uuid = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f".parse().unwrap();
+/// let (mut out, mut valid) = (vec![0u8; 32], vec![false; 2]);
+/// let err = column::mask_v7([Some(v7), Some(Uuid::MAX)], &key, &mut out, &mut valid, OnError::Raise)
+///     .unwrap_err();
+/// assert!(err.to_string().starts_with("row 1: "), "{err}");
+/// column::mask_v7([Some(v7), None], &key, &mut out, &mut valid, OnError::Raise).unwrap();
+/// assert_eq!(column::records(&out).next(), Some(mask::mask_v7(v7, &key).unwrap()));
+/// ```
+pub fn mask_v7(
+    rows: impl IntoIterator<Item = Option<Uuid>>,
+    key: &[u8; 16],
+    out: &mut [u8],
+    valid: &mut [bool],
+    on_error: OnError,
+) -> Result<usize> {
+    uuid_rows(rows, out, valid, on_error, |u| mask::mask_v7(u, key))
+}
+
+/// The version 7 UUID behind each UUIDv47 facade row under `key` ([`mask::unmask_v7`]), into
+/// a 16-byte record of `out`.
+///
+/// `out` holds `16 * valid.len()` bytes.
+///
+/// # Errors
+/// [`ErrorKind::Row`] wrapping [`ErrorKind::WrongVersion`] for the first row that is not a
+/// version 4 UUID under [`OnError::Raise`] (a null row under [`OnError::Null`]);
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+pub fn unmask_v7(
+    rows: impl IntoIterator<Item = Option<Uuid>>,
+    key: &[u8; 16],
+    out: &mut [u8],
+    valid: &mut [bool],
+    on_error: OnError,
+) -> Result<usize> {
+    uuid_rows(rows, out, valid, on_error, |u| mask::unmask_v7(u, key))
 }
 
 /// The timestamp of each UUID row as nanoseconds since 1970 (RFC 9562 §6.1: v1 and v6 in
@@ -388,7 +496,8 @@ mod tests {
         let rows = [Some(values[0]), None, Some(values[1]), Some(values[2])];
         let mut out = vec![b'?'; 36 * rows.len()];
         let mut valid = vec![false; rows.len()];
-        assert_eq!(hyphenated(rows, &mut out, &mut valid).unwrap(), 1);
+        let nulls = encode(rows, Encoding::Hyphenated, &mut out, &mut valid).unwrap();
+        assert_eq!(nulls, 1);
         assert_eq!(valid, [true, false, true, true]);
         let texts: Vec<&[u8]> = out.chunks(36).collect();
         assert_eq!(texts[0], crate::format::hyphenated(values[0], false));

@@ -1,11 +1,12 @@
 //! Property tests of the column kernels (`uuidx_core::column`): each one, row by row, equals
-//! the scalar function it batches (parse, format, name-based hashing, timestamps), with null
-//! rows kept null and zeroed.
+//! the scalar function it batches (parse, every encoding both ways, name-based hashing,
+//! UUIDv47 masking, timestamps), with null rows kept null and zeroed.
 
 use proptest::prelude::*;
 use uuidx_core::column::{self, OnError};
+use uuidx_core::encoding::Encoding;
 use uuidx_core::name::{self, Algorithm};
-use uuidx_core::{format, parse, Uuid};
+use uuidx_core::{format, mask, parse, Uuid};
 
 /// Rows of UUIDs, some null, built from arbitrary 128-bit values (every version and variant).
 fn uuid_rows() -> impl Strategy<Value = Vec<Option<Uuid>>> {
@@ -51,14 +52,62 @@ proptest! {
     }
 
     #[test]
-    fn hyphenated_equals_to_string(rows in uuid_rows()) {
-        let n = rows.len();
-        let (mut out, mut valid) = (vec![b'?'; 36 * n], vec![false; n]);
-        column::hyphenated(rows.iter().copied(), &mut out, &mut valid).unwrap();
-        for ((row, text), ok) in rows.iter().zip(out.chunks(36)).zip(&valid) {
+    fn encode_and_decode_equal_the_scalar_functions(rows in uuid_rows(), which in 0..Encoding::ALL.len()) {
+        let encoding = Encoding::ALL[which];
+        let (n, width) = (rows.len(), encoding.len());
+        let (mut text, mut valid) = (vec![b'?'; width * n], vec![false; n]);
+        column::encode(rows.iter().copied(), encoding, &mut text, &mut valid).unwrap();
+        for ((row, slot), ok) in rows.iter().zip(text.chunks(width)).zip(&valid) {
             prop_assert_eq!(row.is_some(), *ok);
-            let expected = row.map_or_else(|| "\0".repeat(36), |u| u.to_string());
-            prop_assert_eq!(text, expected.as_bytes());
+            let expected = row.map_or_else(|| "\0".repeat(width), |u| encoding.encode(u));
+            prop_assert_eq!(slot, expected.as_bytes());
+        }
+        // Back: every valid row decodes to its UUID; the zeroed null rows are not text of the
+        // encoding, so they are errors (null under OnError::Null).
+        let texts = text.chunks(width).zip(&valid).map(|(t, ok)| ok.then_some(t));
+        let (mut out, mut back) = (vec![0xAA; 16 * n], vec![false; n]);
+        let nulls = column::decode(texts.clone(), encoding, &mut out, &mut back, OnError::Raise).unwrap();
+        prop_assert_eq!(nulls, rows.iter().filter(|r| r.is_none()).count());
+        let decoded: Vec<Option<Uuid>> = column::records(&out).zip(&back).map(|(u, ok)| ok.then_some(u)).collect();
+        prop_assert_eq!(&decoded, &rows);
+        let raw = text.chunks(width).map(Some);
+        match rows.iter().position(Option::is_none) {
+            None => prop_assert_eq!(column::decode(raw, encoding, &mut out, &mut back, OnError::Raise).unwrap(), 0),
+            Some(i) => {
+                let err = column::decode(raw, encoding, &mut out, &mut back, OnError::Raise).unwrap_err();
+                let expected = encoding.decode_ascii(&vec![0u8; width]).unwrap_err();
+                prop_assert_eq!(err.to_string(), format!("row {i}: {expected}"));
+            }
+        }
+    }
+
+    #[test]
+    fn mask_and_unmask_equal_the_scalar_functions(rows in uuid_rows(), key in any::<[u8; 16]>()) {
+        // Most rows version 7 (the rest, of any version, are errors or nulls).
+        let rows: Vec<Option<Uuid>> = rows.iter().enumerate()
+            .map(|(i, r)| r.map(|u| if i % 4 == 3 { u } else { Uuid::with_version(u.as_u128(), 7) }))
+            .collect();
+        let n = rows.len();
+        let (mut out, mut valid) = (vec![0u8; 16 * n], vec![false; n]);
+        let nulls = column::mask_v7(rows.iter().copied(), &key, &mut out, &mut valid, OnError::Null).unwrap();
+        let mut masked = 0;
+        for ((row, u), ok) in rows.iter().zip(column::records(&out)).zip(&valid) {
+            let expected = row.and_then(|r| mask::mask_v7(r, &key).ok());
+            prop_assert_eq!(expected, ok.then_some(u));
+            masked += usize::from(expected.is_some());
+        }
+        prop_assert_eq!(nulls, n - masked);
+        let facades: Vec<Option<Uuid>> = column::records(&out).zip(&valid).map(|(u, ok)| ok.then_some(u)).collect();
+        let mut back = vec![0u8; 16 * n];
+        column::unmask_v7(facades.iter().copied(), &key, &mut back, &mut valid, OnError::Raise).unwrap();
+        for ((row, u), ok) in rows.iter().zip(column::records(&back)).zip(&valid) {
+            if *ok {
+                prop_assert_eq!(Some(u), *row);
+            }
+        }
+        if let Some(i) = rows.iter().position(|r| r.is_some_and(|u| u.version_number() != Some(7))) {
+            let err = column::mask_v7(rows.iter().copied(), &key, &mut out, &mut valid, OnError::Raise).unwrap_err();
+            prop_assert!(err.to_string().starts_with(&format!("row {i}: ")), "{}", err);
         }
     }
 

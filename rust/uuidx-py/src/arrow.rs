@@ -27,7 +27,8 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyList, PySequence, PyString, PyTuple};
-use uuidx_core::column::{self, OnError, HYPHENATED_LEN, RECORD_LEN};
+use uuidx_core::column::{self, OnError, RECORD_LEN};
+use uuidx_core::encoding::Encoding;
 use uuidx_core::generator::{fill_v4_bytes, fill_v7_bytes};
 use uuidx_core::name::Algorithm;
 use uuidx_core::Uuid;
@@ -826,30 +827,122 @@ fn arrow_uuids<'py>(uuids: &Bound<'py, PyAny>, extension: bool) -> PyResult<Boun
     UuidArray::create(py, array, extension)
 }
 
-/// The hyphenated text of each UUID (``str(u)``, RFC 9562 §4) as an Arrow ``string`` column
-/// (``large_string`` beyond 2**31 - 1 bytes of text).
-#[pyfunction]
-fn arrow_to_str<'py>(uuids: &Bound<'py, PyAny>) -> PyResult<Bound<'py, ArrowColumn>> {
+/// The text of each UUID in `encoding` as an Arrow `string` column (`large_string` beyond
+/// 2**31 - 1 bytes of text), written with the GIL released.
+fn text_column<'py>(
+    uuids: &Bound<'py, PyAny>,
+    encoding: Encoding,
+) -> PyResult<Bound<'py, ArrowColumn>> {
     let py = uuids.py();
     let chunks = uuid_chunks(uuids, "uuids")?;
-    let len = chunks.len();
-    let mut text = ColumnBytes::zeroed(HYPHENATED_LEN * len, "text")?;
+    let (len, width) = (chunks.len(), encoding.len());
+    let size = width
+        .checked_mul(len)
+        .ok_or_else(|| PyMemoryError::new_err(format!("cannot allocate text for {len} rows")))?;
+    let mut text = ColumnBytes::zeroed(size, "text")?;
     let mut valid = zeroed::<bool>(len, "text")?;
     let nulls = py
-        .detach(|| column::hyphenated(chunks.rows(), text.as_mut(), &mut valid))
+        .detach(|| column::encode(chunks.rows(), encoding, text.as_mut(), &mut valid))
         .py_err()?;
     let nulls = (nulls > 0).then(|| NullBuffer::from(valid));
     let text = text.freeze();
     let array: ArrayRef = if i32::try_from(text.len()).is_ok() {
-        let offsets = OffsetBuffer::from_repeated_length(HYPHENATED_LEN, len);
+        let offsets = OffsetBuffer::from_repeated_length(width, len);
         Arc::new(StringArray::try_new(offsets, text, nulls).map_err(|e| invalid("result", &e))?)
     } else {
-        let offsets = OffsetBuffer::from_repeated_length(HYPHENATED_LEN, len);
+        let offsets = OffsetBuffer::from_repeated_length(width, len);
         Arc::new(
             LargeStringArray::try_new(offsets, text, nulls).map_err(|e| invalid("result", &e))?,
         )
     };
     Bound::new(py, ArrowColumn { array })
+}
+
+/// The hyphenated text of each UUID (``str(u)``, RFC 9562 §4) as an Arrow ``string`` column
+/// (``large_string`` beyond 2**31 - 1 bytes of text).
+#[pyfunction]
+fn arrow_to_str<'py>(uuids: &Bound<'py, PyAny>) -> PyResult<Bound<'py, ArrowColumn>> {
+    text_column(uuids, Encoding::Hyphenated)
+}
+
+/// Each UUID as ``uuidx.encode(u, form)`` writes it, as an Arrow ``string`` column
+/// (``large_string`` beyond 2**31 - 1 bytes of text).
+#[pyfunction]
+fn arrow_encode<'py>(
+    uuids: &Bound<'py, PyAny>,
+    form: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, ArrowColumn>> {
+    text_column(uuids, crate::encodings::form_arg(form)?)
+}
+
+/// The UUID each row of ``strings`` holds in ``form`` (as ``uuidx.decode`` reads it).
+#[pyfunction]
+#[pyo3(signature = (strings, form, errors=None, extension=true))]
+fn arrow_decode<'py>(
+    strings: &Bound<'py, PyAny>,
+    form: &Bound<'py, PyAny>,
+    errors: Option<&Bound<'py, PyAny>>,
+    extension: bool,
+) -> PyResult<Bound<'py, UuidArray>> {
+    let py = strings.py();
+    let encoding = crate::encodings::form_arg(form)?;
+    let on_error = on_error(errors)?;
+    let chunks = byte_chunks(strings, "strings", RowValues::Text)?;
+    kernel_column(py, chunks.len(), extension, |values, valid| {
+        column::decode(chunks.rows(), encoding, values, valid, on_error)
+    })
+}
+
+/// Whether [`masked`] hides or reveals the time of version 7 UUIDs.
+#[derive(Clone, Copy)]
+enum Mask {
+    Hide,
+    Reveal,
+}
+
+/// The UUIDv47 facades of `uuids` (`Mask::Hide`) or the version 7 UUIDs behind them
+/// (`Mask::Reveal`), computed with the GIL released.
+fn masked<'py>(
+    uuids: &Bound<'py, PyAny>,
+    key: &Bound<'py, PyAny>,
+    errors: Option<&Bound<'py, PyAny>>,
+    extension: bool,
+    mask: Mask,
+) -> PyResult<Bound<'py, UuidArray>> {
+    let py = uuids.py();
+    let key = crate::mask_key(key)?;
+    let on_error = on_error(errors)?;
+    let chunks = uuid_chunks(uuids, "uuids")?;
+    kernel_column(py, chunks.len(), extension, |values, valid| match mask {
+        Mask::Hide => column::mask_v7(chunks.rows(), &key, values, valid, on_error),
+        Mask::Reveal => column::unmask_v7(chunks.rows(), &key, values, valid, on_error),
+    })
+}
+
+/// The UUIDv47 facade of each version 7 UUID of ``uuids`` under the 16-byte ``key`` (as
+/// ``uuidx.mask_v7``).
+#[pyfunction]
+#[pyo3(signature = (uuids, key, errors=None, extension=true))]
+fn arrow_mask_v7<'py>(
+    uuids: &Bound<'py, PyAny>,
+    key: &Bound<'py, PyAny>,
+    errors: Option<&Bound<'py, PyAny>>,
+    extension: bool,
+) -> PyResult<Bound<'py, UuidArray>> {
+    masked(uuids, key, errors, extension, Mask::Hide)
+}
+
+/// The version 7 UUID behind each UUIDv47 facade of ``uuids`` under the 16-byte ``key`` (as
+/// ``uuidx.unmask_v7``).
+#[pyfunction]
+#[pyo3(signature = (uuids, key, errors=None, extension=true))]
+fn arrow_unmask_v7<'py>(
+    uuids: &Bound<'py, PyAny>,
+    key: &Bound<'py, PyAny>,
+    errors: Option<&Bound<'py, PyAny>>,
+    extension: bool,
+) -> PyResult<Bound<'py, UuidArray>> {
+    masked(uuids, key, errors, extension, Mask::Reveal)
 }
 
 /// The timestamp of each version 1, 6 or 7 UUID (RFC 9562 §6.1) as an Arrow
@@ -893,6 +986,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow_parse, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_uuids, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_to_str, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_mask_v7, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_unmask_v7, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_timestamp_ns, m)?)?;
     Ok(())
 }

@@ -16,7 +16,7 @@ use crate::exact::{new_ascii_str, new_uuid};
 
 /// The encoding named by `form`: `TypeError` for a non-str, `ValueError` listing the names for
 /// an unknown one.
-fn form_arg(form: &Bound<'_, PyAny>) -> PyResult<Encoding> {
+pub fn form_arg(form: &Bound<'_, PyAny>) -> PyResult<Encoding> {
     let text = form
         .cast::<PyString>()
         .map_err(|_| type_error("form", "a str", form))?;

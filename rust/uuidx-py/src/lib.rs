@@ -323,7 +323,7 @@ fn _debug_build() -> bool {
 }
 
 /// The 16 bytes of a UUIDv47 key, or `TypeError`/`ValueError` naming it.
-fn mask_key(key: &Bound<'_, PyAny>) -> PyResult<[u8; 16]> {
+pub(crate) fn mask_key(key: &Bound<'_, PyAny>) -> PyResult<[u8; 16]> {
     let bytes = convert::buffer_bytes(key).ok_or_else(|| type_error("key", "16 bytes", key))?;
     uuidx_core::mask::key(&bytes).py_err()
 }
