@@ -17,7 +17,7 @@ CARGO ?= cargo
 
 .DEFAULT_GOAL := help
 .PHONY: help dev build test test-rust test-python test-spark postgres java lint lint-free-threaded demo \
-	bench bench-env bench-rust bench-encodings bench-columns fuzz test-matrix wheels test-wheels clean
+	bench bench-env bench-rust bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -125,6 +125,9 @@ bench-env: dev
 
 bench: bench-env ## Side-by-side benchmarks against the stdlib and peers (benches/.venv)
 	$(BENCH_VENV)/bin/python benches/bench.py
+
+bench-instructions: bench-env ## Instructions per call (valgrind callgrind) of uuidx and the peers: stable under noise
+	$(BENCH_VENV)/bin/python benches/instructions.py
 
 bench-encodings: bench-env ## Encodings and TypeID against python-ulid, base58, typeid-python; rewrites the README table
 	$(BENCH_VENV)/bin/python benches/encodings.py

@@ -17,7 +17,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import base58
 import ulid
@@ -26,6 +26,9 @@ from typeid import TypeID
 import uuidx
 from harness import Op, Results, measure, replace_section
 from machine import describe
+
+if TYPE_CHECKING:
+    from uuidx._core import _Form as Form
 
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- bench-encodings:start (written by benches/encodings.py) -->"
@@ -43,12 +46,13 @@ def typeid_python_parse(s: str) -> tuple[str, uuid.UUID]:
     return t.prefix, uuid.UUID(bytes=t.uuid_bytes)
 
 
+FORMS: tuple[Form, ...] = ("hex", "hyphenated", "urn", "braced", "base32", "ulid", "base32hex",
+                           "base58", "base62", "base64url")  # fmt: skip
+
 ENV: dict[str, Any] = {
     "uuidx": uuidx, "u": U, "UUID": uuid.UUID, "base58": base58, "base64": base64,
     "ULID": ulid.ULID, "TypeID": TypeID, "typeid_python_parse": typeid_python_parse,
-    **{f"s_{form}": uuidx.encode(U, form) for form in (
-        "hex", "hyphenated", "urn", "braced", "base32", "ulid", "base32hex", "base58", "base62",
-        "base64url")},
+    **{f"s_{form}": uuidx.encode(U, form) for form in FORMS},
     "s_typeid": uuidx.typeid("user", U),
 }
 

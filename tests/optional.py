@@ -26,3 +26,16 @@ def need(module: str) -> Any:
         reason=f"{module} is not installed for this interpreter (make test installs it; "
         "UUIDX_REQUIRE_ARROW=1 turns this skip into a failure)",
     )
+
+
+def uuid_column(pa: Any, rows: list[Any]) -> Any:
+    """A pyarrow ``pa.uuid()`` array of ``rows`` (``uuid.UUID`` or ``None``), built from their
+    bytes: pyarrow converts ``uuid.UUID`` objects itself only from version 22 on (the last
+    release for Python 3.9 is 21)."""
+    storage = pa.array([None if u is None else u.bytes for u in rows], pa.binary(16))
+    return pa.ExtensionArray.from_storage(pa.uuid(), storage)
+
+
+def major_version(module: Any) -> int:
+    """The major version of an imported library (``duckdb.__version__`` ``"1.5.6"`` is 1)."""
+    return int(str(module.__version__).split(".")[0])

@@ -19,7 +19,7 @@ import pytest
 
 import uuidx
 import uuidx.arrow as ua
-from optional import need
+from optional import need, uuid_column
 
 pa = need("pyarrow")
 
@@ -83,7 +83,7 @@ def test_a_capsule_imports_once_whoever_imports_it() -> None:
 
 
 def test_a_stream_capsule_imports_once() -> None:
-    chunked = pa.chunked_array([pa.array(ROWS[:3], pa.uuid()), pa.array(ROWS[3:], pa.uuid())])
+    chunked = pa.chunked_array([uuid_column(pa, ROWS[:3]), uuid_column(pa, ROWS[3:])])
     stream = chunked.__arrow_c_stream__()
     assert ua.array(Returns(stream=stream)).to_pylist() == ROWS
     with pytest.raises(ValueError, match="the Arrow stream in the capsule was already released"):
@@ -134,7 +134,7 @@ def test_streams_of_chunks_with_offsets_and_nulls() -> None:
         assert ua.parse(chunked).to_pylist() == ROWS[1:6] * 2
     empty = pa.chunked_array([], pa.uuid())
     assert ua.to_str(empty).to_pylist() == []
-    one_column = pa.table({"id": pa.array(ROWS, pa.uuid())})
+    one_column = pa.table({"id": uuid_column(pa, ROWS)})
     assert ua.array(one_column).to_pylist() == ROWS, "a table of one column is that column"
     assert ua.to_str(one_column.to_batches()[0]).to_pylist() == texts
     with pytest.raises(TypeError, match=r"got an Arrow column of Struct"):
@@ -146,7 +146,7 @@ def test_streams_of_chunks_with_offsets_and_nulls() -> None:
 
 @pytest.mark.parametrize("start", [0, 1, 3, 7])
 def test_sliced_arrays_keep_their_offsets(start: int) -> None:
-    arr = pa.array(ROWS, pa.uuid()).slice(start)
+    arr = uuid_column(pa, ROWS).slice(start)
     expected = ROWS[start:]
     assert ua.array(arr).to_pylist() == expected
     assert ua.to_str(arr).to_pylist() == [None if u is None else str(u) for u in expected]

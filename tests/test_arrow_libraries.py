@@ -13,7 +13,7 @@ import pytest
 
 import uuidx
 import uuidx.arrow as ua
-from optional import need
+from optional import major_version, need, uuid_column
 
 pa = need("pyarrow")
 pl = need("polars")
@@ -35,7 +35,14 @@ def test_pyarrow_reads_the_canonical_uuid_type() -> None:
     plain = pa.array(ua.uuid7(10, extension=False))
     assert plain.type == pa.binary(16)
     assert pa.array(ua.array(ROWS)).to_pylist() == ROWS
-    # pyarrow infers uuid.UUID as pa.uuid(); its column comes back unchanged.
+    # A pyarrow pa.uuid() column comes back unchanged.
+    theirs = uuid_column(pa, ROWS)
+    assert ua.array(theirs).to_pylist() == ROWS
+    assert pa.array(ua.array(theirs)).equals(theirs)
+
+
+@pytest.mark.skipif(major_version(pa) < 22, reason="pyarrow converts uuid.UUID objects from 22 on")
+def test_pyarrow_infers_uuid_objects_as_the_canonical_type() -> None:
     inferred = pa.array(ROWS)
     assert inferred.type == pa.uuid()
     assert ua.array(inferred).to_pylist() == ROWS
@@ -43,9 +50,9 @@ def test_pyarrow_reads_the_canonical_uuid_type() -> None:
 
 
 def test_pyarrow_text_and_timestamps() -> None:
-    text = pa.array(ua.to_str(pa.array(ROWS)))
+    text = pa.array(ua.to_str(uuid_column(pa, ROWS)))
     assert text.type == pa.string() and text.to_pylist() == TEXTS
-    times = pa.array(ua.timestamp_ns(pa.array(ROWS)))
+    times = pa.array(ua.timestamp_ns(uuid_column(pa, ROWS)))
     assert times.type == pa.timestamp("ns", tz="UTC")
     v7 = ROWS[0]
     assert v7 is not None
@@ -56,7 +63,7 @@ def test_pyarrow_text_and_timestamps() -> None:
 
 
 def test_pyarrow_chunked_columns_and_bad_inputs() -> None:
-    chunked = pa.chunked_array([pa.array(ROWS[:2], pa.uuid()), pa.array(ROWS[2:], pa.uuid())])
+    chunked = pa.chunked_array([uuid_column(pa, ROWS[:2]), uuid_column(pa, ROWS[2:])])
     assert ua.to_str(chunked).to_pylist() == TEXTS
     with pytest.raises(TypeError, match=r"uuids must be .*; got an Arrow column of Int64 from .*Int64Array"):
         ua.to_str(pa.array([1, 2]))
@@ -143,6 +150,16 @@ def test_duckdb_reads_the_column_as_uuid_and_orders_v7_keys_by_generation() -> N
     assert con.sql("SELECT DISTINCT typeof(id) FROM keyed").fetchall() == [("UUID",)]
     ordered = con.sql("SELECT n FROM keyed ORDER BY id").fetchall()
     assert [n for (n,) in ordered] == list(range(2000)), "ORDER BY on v7 keys is generation order"
+    plain = pa.table({"id": ua.uuid7(3, extension=False)})
+    assert con.sql("SELECT DISTINCT typeof(id) FROM plain").fetchall() == [("BLOB",)]
+
+
+@pytest.mark.skipif(
+    major_version(duckdb) < 2, reason="DuckDB scans objects with __arrow_c_array__ from 2.0 on"
+)
+def test_duckdb_scans_a_uuid_array_directly() -> None:
+    keys = ua.uuid7(10)
+    con = duckdb.connect()
     direct = con.sql("SELECT typeof(value), value FROM keys LIMIT 1").fetchall()
     assert direct[0][0] == "UUID" and direct[0][1] == keys.to_pylist()[0]
     plain = ua.uuid7(3, extension=False)
@@ -168,10 +185,16 @@ def test_pandas_arrow_dtype_and_numpy_view() -> None:
     series = pd.Series(pd.arrays.ArrowExtensionArray(pa.array(col)))
     assert isinstance(series.dtype, pd.ArrowDtype) and series.dtype.pyarrow_dtype == pa.uuid()
     assert series.tolist()[:1] == ROWS[:1]
-    assert ua.to_str(series).to_pylist() == TEXTS
+    assert ua.to_str(pa.array(series.array)).to_pylist() == TEXTS, "through pyarrow: any pandas"
     text = pd.Series(pd.arrays.ArrowExtensionArray(pa.array(ua.to_str(col))))
     assert text.dtype == pd.ArrowDtype(pa.string()) and text.isna().sum() == 1
     view = np.frombuffer(col, dtype="V16")
     assert [bytes(v) for v in view] == [bytes(16) if u is None else u.bytes for u in ROWS]
+
+
+@pytest.mark.skipif(major_version(pd) < 3, reason="a pandas Series exports Arrow from pandas 3 on")
+def test_pandas_series_are_columns() -> None:
+    series = pd.Series(pd.arrays.ArrowExtensionArray(pa.array(ua.array(ROWS))))
+    assert ua.to_str(series).to_pylist() == TEXTS
     back = ua.parse(pd.Series(TEXTS, dtype=pd.ArrowDtype(pa.string())))
     assert back.to_pylist() == ROWS

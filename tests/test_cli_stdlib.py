@@ -5,7 +5,9 @@ The reference is the running interpreter's own ``uuid.main()`` on 3.14 and later
 3.14's ``Lib/uuid.py`` (``tests/data/cpython/uuid-3.14.py.txt``) run by this interpreter before
 (its one 3.14-only argument, ``ArgumentParser(color=True)``, dropped: argparse before 3.14 has
 no colour; without the C helper ``_uuid``, whose older versions lack what 3.14's module asks of
-it; and on 3.9 and 3.10 with a plain ``Enum`` for ``enum._simple_enum``, which they lack). Both sides run in a subprocess with the same ``sys.argv[0]``, so that argparse
+it; and on 3.9 and 3.10 with a plain ``Enum`` for ``enum._simple_enum`` and ``'big'`` written
+into its ``int.to_bytes``/``int.from_bytes`` calls, whose byte order they do not default). Both
+sides run in a subprocess with the same ``sys.argv[0]``, so that argparse
 prints the same program name, and the same terminal width. Outputs of random UUIDs are
 compared by shape (count, version, variant); everything else byte for byte.
 """
@@ -28,7 +30,7 @@ PY = os.path.basename(sys.executable)
 
 #: Runs the reference ``main()`` with ``sys.argv = [argv0, *args]``.
 DRIVER = r"""
-import argparse, sys, types
+import argparse, re, sys, types
 argv0, path = sys.argv[1], sys.argv[2]
 args = sys.argv[3:]
 if sys.version_info >= (3, 14):
@@ -55,7 +57,12 @@ else:
     reference = types.ModuleType("uuid_3_14")
     reference.__file__ = path
     with open(path, encoding="utf-8") as f:
-        exec(compile(f.read(), path, "exec"), reference.__dict__)
+        source = f.read()
+    if sys.version_info < (3, 11):  # byteorder= has no default before 3.11
+        calls = r"((?:\bint_?|self\.int)\.(?:from|to)_bytes)\(((?:[^()]|\([^()]*\))*)\)"
+        source, n = re.subn(calls, r"\1(\2, 'big')", source)
+        assert n == 9, n
+    exec(compile(source, path, "exec"), reference.__dict__)
     assert reference.main.__code__.co_filename == path
 sys.argv = [argv0, *args]
 reference.main()
