@@ -31,3 +31,40 @@ def test_license_metadata() -> None:
     meta = metadata.metadata("uuidx")
     assert meta["License-Expression"] == "MIT OR Apache-2.0"
     assert sorted(meta.get_all("License-File") or []) == ["LICENSE-APACHE", "LICENSE-MIT"]
+
+
+def run_fresh(code: str) -> str:
+    """``code``'s standard output in a fresh interpreter (no module already imported)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    return proc.stdout.strip()
+
+
+def test_import_loads_no_submodule_typing_or_datetime() -> None:
+    """``import uuidx`` costs little more than ``import uuid``: the submodules, ``typing`` and
+    ``datetime`` load on first use."""
+    loaded = run_fresh(
+        "import sys, uuidx; print(sorted(m for m in ('typing', 'datetime', 'uuidx.layout', "
+        "'uuidx.arrow', 'uuidx.testing') if m in sys.modules))"
+    )
+    assert loaded == "[]"
+
+
+def test_package_attribute_reads_can_be_specialised() -> None:
+    """CPython 3.11+ does not specialise attribute reads on a module that has a module-level
+    ``__getattr__``; every ``uuidx.uuid4()`` would pay for it (about 150 instructions)."""
+    assert "__getattr__" not in vars(uuidx)
+
+
+def test_submodules_load_on_first_use() -> None:
+    out = run_fresh(
+        "import sys, uuidx\n"
+        "from uuidx import layout\n"  # the placeholder, before any use
+        "print(type(uuidx.layout.fields(uuidx.NIL)).__name__)\n"
+        "print(uuidx.layout is sys.modules['uuidx.layout'], isinstance(uuidx.layout, type(sys)))\n"
+        "print(layout.fields is uuidx.layout.fields, 'fields' in dir(layout))\n"
+        "print(uuidx.arrow.__spec__.name, uuidx.testing.deterministic.__module__)"
+    )
+    assert out.splitlines() == ["NilFields", "True True", "True True", "uuidx.arrow uuidx.testing"]
+    assert {"arrow", "layout"} <= set(uuidx.__all__)
