@@ -53,7 +53,8 @@ test: dev test-rust lint test-python test-spark ## Run every test: cargo test, c
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core
 
-PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_ARROW=1 \
+PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) \
+	UUIDX_REQUIRE_ARROW=$$($(BIN)/python ci/listed.py requirements-dev.txt pyarrow) \
 	UUIDX_REQUIRE_JAVA=$$(cat $(VENV)/.java) $(BIN)/python -m pytest -q -p no:cacheprovider
 
 test-python: dev postgres java ## pytest over tests/, three ways: fast path, forced fallback, debug build

@@ -1,8 +1,10 @@
 """Optional libraries of the Arrow tests (pyarrow, Polars, DuckDB, pandas, NumPy, PySpark).
 
 A test module that needs one calls :func:`need` at import: without the library the module
-skips, saying why, unless ``UUIDX_REQUIRE_ARROW=1`` (set by ``make test``, which installs them
-all), which turns a missing library into a failure, so ``make test`` never skips them silently.
+skips, saying why, unless ``UUIDX_REQUIRE_ARROW=1``, which turns a missing library into a
+failure. ``make test``, ``make test-matrix`` and ``make test-wheels`` set it wherever
+``requirements-dev.txt`` installs those libraries for the interpreter (``ci/listed.py``), so they
+never skip silently there; on an interpreter the libraries publish no wheels for (3.15) they skip.
 """
 
 from __future__ import annotations

@@ -323,3 +323,66 @@ def test_capsule_import_path_with_a_foreign_exporter() -> None:
         ua.to_str(Exporter(ua.timestamp_ns([uuidx.uuid7()])))
     with pytest.raises(TypeError, match="uuids must be .* got an Arrow column of Utf8"):
         ua.to_str(Exporter(ua.to_str([uuidx.uuid7()])))
+
+
+def _runs_other_threads(call: Any) -> bool:
+    """Whether another Python thread runs while ``call()`` does. A spinner thread counts and
+    gives the GIL back after every step (``time.sleep(0)``); the switch interval is raised to a
+    second, so the interpreter never takes the GIL from this thread by force: the spinner gets it
+    only when this thread releases it, which a C call that keeps the GIL never does (checked
+    against ``sum(range(...))``). Up to five calls, so that a scheduler that does not run the
+    spinner at once cannot fail a kernel that does release the GIL."""
+    import sys
+    import threading
+    import time
+
+    count = [0]
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            count[0] += 1
+            time.sleep(0)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1.0)
+    thread = threading.Thread(target=spin, daemon=True)
+    thread.start()
+    try:
+        while count[0] == 0:
+            time.sleep(0.001)
+        for _ in range(5):
+            before = count[0]
+            call()
+            if count[0] != before:
+                return True
+        return False
+    finally:
+        stop.set()
+        thread.join()
+        sys.setswitchinterval(interval)
+
+
+def test_the_probe_tells_a_call_that_keeps_the_gil() -> None:
+    assert not _runs_other_threads(lambda: sum(range(3_000_000)))
+    assert _runs_other_threads(lambda: __import__("time").sleep(0.01))
+
+
+def test_the_kernels_release_the_gil() -> None:
+    """The column kernels run without the GIL (the issue's contract: other threads go on while
+    a million rows are made or converted)."""
+    n = 1_000_000
+    uuids = ua.uuid7(n)
+    strings = ua.to_str(uuids)
+    names = [f"name-{i}" for i in range(n)]
+    calls = {
+        "uuid4": lambda: ua.uuid4(4 * n),
+        "uuid7": lambda: ua.uuid7(4 * n),
+        "uuid5": lambda: ua.uuid5(NS, names),
+        "parse": lambda: ua.parse(strings),
+        "to_str": lambda: ua.to_str(uuids),
+        "encode": lambda: ua.encode(uuids, "base58"),
+        "mask_v7": lambda: ua.mask_v7(uuids, bytes(16)),
+    }
+    held = [name for name, call in calls.items() if not _runs_other_threads(call)]
+    assert held == [], f"these kernels kept the GIL: {held}"

@@ -304,6 +304,9 @@ def test_bounds() -> None:
         (["gen", "-u", "7", "--at", "yesterday"], "invalid time 'yesterday'"),
         (["gen", "-u", "7", "--at", "1969-12-31"], "before 1970"),
         (["gen", "-u", "7", "--at", "-5"], "before 1970"),
+        (["gen", "-u", "1", "--at", "1969-12-31"], "refuse a clock that reads before 1970"),
+        (["gen", "-u", "7", "--at", "3000-01-01"], "after 2554-07-21T23:34:33.709551615Z"),
+        (["gen", "-u", "6", "--at", str(1 << 64)], "latest time a generator's clock can read"),
         (["gen", "-u", "5", "-n", "@dns", "-N", "x", "--at", "2020-01-01"], "--at is for"),
         (["inspect", "--from", "base36", V7], "invalid choice: 'base36'"),
         (["convert", "-f", "upper", V7], "invalid choice: 'upper'"),
@@ -401,6 +404,27 @@ def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
     assert first.strip()
     assert err == b"", err.decode()[-2000:]
     assert status == 141
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [["gen", "-C", "100000"], ["inspect", V7], ["--version"]],
+    ids=["gen", "inspect", "version"],
+)
+def test_a_full_disk_is_a_one_line_error(args: list[str]) -> None:
+    """Output that cannot be written (``> /dev/full``: ENOSPC) is reported in one line with
+    status 1, not a traceback, and Python's flush at exit does not fail a second time."""
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "uuidx", *args], stdout=full, stderr=subprocess.PIPE,
+            timeout=60, check=False,
+        )
+    err = proc.stderr.decode()
+    assert proc.returncode == 1, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert len(err.splitlines()) == 1, err
+    assert "cannot write the output: No space left on device" in err
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB on Linux")

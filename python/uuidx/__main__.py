@@ -29,7 +29,7 @@ import json
 import os
 import re
 import sys
-from typing import Callable, Iterable, Iterator, NoReturn, Optional, Sequence, Union
+from typing import Callable, Iterable, Iterator, NoReturn, Optional, Sequence, TextIO, Union
 from uuid import UUID
 
 import uuidx
@@ -68,7 +68,7 @@ def _write_lines(lines: Iterable[str]) -> None:
     """Writes ``lines`` to standard output in batches, so that any count streams in constant
     memory. Lines made before an exception are written before it propagates. A reader that
     closes the pipe (``| head``) ends the program quietly, with the status a Unix tool killed by
-    SIGPIPE has (141)."""
+    SIGPIPE has (141); any other write error (a full disk) is a one-line :class:`Failure`."""
     out = sys.stdout
     batch: list[str] = []
     try:
@@ -83,11 +83,19 @@ def _write_lines(lines: Iterable[str]) -> None:
                 out.write("\n".join(batch) + "\n")
         out.flush()
     except BrokenPipeError:
-        # Python flushes stdout again at exit; point it at /dev/null so that flush is silent.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-        os.close(devnull)
+        _drop_stdout(out)
         raise SystemExit(141) from None
+    except OSError as exc:
+        _drop_stdout(out)
+        raise Failure(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def _drop_stdout(out: TextIO) -> None:
+    """Points standard output at /dev/null, dropping what is buffered: Python flushes it again
+    at exit, which must not fail a second time after a write error was reported."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, out.fileno())
+    os.close(devnull)
 
 
 def _batched(count: int, many: Callable[[int], Iterable[str]]) -> Iterator[str]:
@@ -506,7 +514,15 @@ def _many(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Callable
         except argparse.ArgumentTypeError as exc:
             parser.error(f"argument --at: {exc}")
         if at < 0:
-            parser.error(f"--at {args.at!r} is before 1970, which no {func} can hold")
+            parser.error(
+                f"--at {args.at!r} is before 1970: uuidx's generators refuse a clock that reads "
+                "before 1970"
+            )
+        if at >= 1 << 64:
+            parser.error(
+                f"--at {args.at!r} is after 2554-07-21T23:34:33.709551615Z, the latest time a "
+                "generator's clock can read (2**64 - 1 ns since 1970)"
+            )
         if func == "uuid7":
             return uuidx.V7Generator(clock=lambda: at).many
         one_by_one = (uuidx.V1Generator if func == "uuid1" else uuidx.V6Generator)(
