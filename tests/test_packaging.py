@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import subprocess
 import sys
 from importlib import metadata
+from pathlib import Path
+from typing import Any, Optional
 
 import uuidx
 
@@ -68,3 +72,37 @@ def test_submodules_load_on_first_use() -> None:
     )
     assert out.splitlines() == ["NilFields", "True True", "True True", "uuidx.arrow uuidx.testing"]
     assert {"arrow", "layout"} <= set(uuidx.__all__)
+
+
+def _stub_docstrings() -> dict[str, Optional[str]]:
+    """Every public function, class, method and property of the shipped ``_core.pyi``, by
+    dotted name, with its docstring (``None`` when it has none)."""
+    stub = Path(uuidx._core.__file__).with_name("_core.pyi")
+    found: dict[str, Optional[str]] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+                found[prefix + node.name] = ast.get_docstring(node)
+                if isinstance(node, ast.ClassDef):
+                    visit(node.body, f"{prefix}{node.name}.")
+
+    visit(ast.parse(stub.read_text(encoding="utf-8")).body, "")
+    return found
+
+
+def test_the_stubs_carry_the_extension_docstrings() -> None:
+    """What an editor shows from ``_core.pyi`` is what ``help()`` shows at runtime: every public
+    name of the extension has a docstring in the stub, the compiled one's words."""
+    missing, differ = [], []
+    for name, doc in _stub_docstrings().items():
+        obj: Any = uuidx._core
+        for part in name.split("."):
+            obj = getattr(obj, part)
+        runtime = inspect.getdoc(obj)
+        if doc is None:
+            missing.append(name)
+        elif runtime is not None and doc.split() != runtime.split():  # wrapped differently
+            differ.append(name)
+    assert missing == [], f"no docstring in _core.pyi: {missing}"
+    assert differ == [], f"docstring in _core.pyi differs from the extension's: {differ}"

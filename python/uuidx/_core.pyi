@@ -109,48 +109,154 @@ class ClockRollbackError(ClockError):
     """The clock went back further than a generator's rollback allowance and its policy is
     'error'."""
 
-class NamespaceTypeError(TypeError, AttributeError): ...
+class NamespaceTypeError(TypeError, AttributeError):
+    """A namespace that is not a UUID: both a TypeError and, as in the stdlib, an AttributeError."""
 
-def uuid1(node: Optional[_Int] = None, clock_seq: Optional[_Int] = None) -> UUID: ...
-def uuid3(namespace: UUID, name: _Name) -> UUID: ...
-def uuid4() -> UUID: ...
-def uuid5(namespace: UUID, name: _Name) -> UUID: ...
-def uuid6(node: Optional[_Int] = None, clock_seq: Optional[_Int] = None) -> UUID: ...
-def uuid7() -> UUID: ...
-def uuid8(a: Optional[_Int] = None, b: Optional[_Int] = None, c: Optional[_Int] = None) -> UUID: ...
+def uuid1(node: Optional[_Int] = None, clock_seq: Optional[_Int] = None) -> UUID:
+    """A version 1 UUID (RFC 9562 §5.1) from the process-wide lock-free generator.
+
+    Like Python 3.14's ``uuid.uuid1``: ``node`` must be below 2**48 (``ValueError``
+    otherwise) and ``clock_seq`` keeps its low 14 bits. Without ``node``, a random
+    48-bit node with the multicast bit set, drawn once per process (RFC 9562 §6.10); no MAC
+    address is read.
+    """
+
+def uuid3(namespace: UUID, name: _Name) -> UUID:
+    """A version 3 UUID (RFC 9562 §5.3): MD5 of the namespace and the name (``str`` as
+    UTF-8, or bytes).
+    """
+
+def uuid4() -> UUID:
+    """A version 4 UUID (RFC 9562 §5.4) from a per-thread ChaCha12 CSPRNG seeded by the OS."""
+
+def uuid5(namespace: UUID, name: _Name) -> UUID:
+    """A version 5 UUID (RFC 9562 §5.5): SHA-1 of the namespace and the name (``str`` as
+    UTF-8, or bytes), truncated to 128 bits.
+    """
+
+def uuid6(node: Optional[_Int] = None, clock_seq: Optional[_Int] = None) -> UUID:
+    """A version 6 UUID (RFC 9562 §5.6) from the process-wide lock-free generator.
+
+    Like Python 3.14's ``uuid.uuid6``: ``node`` and ``clock_seq`` keep their low 48 and
+    14 bits. Without ``node``, the process's random multicast node (RFC 9562 §6.10).
+    """
+
+def uuid7() -> UUID:
+    """A version 7 UUID (RFC 9562 §5.7) from the process-wide lock-free monotonic generator:
+    each call returns a UUID greater than every earlier one in this process.
+    """
+
+def uuid8(a: Optional[_Int] = None, b: Optional[_Int] = None, c: Optional[_Int] = None) -> UUID:
+    """A version 8 UUID (RFC 9562 §5.8) from 48, 12 and 62 bits of custom data.
+
+    Like Python 3.14's ``uuid.uuid8``: each part keeps its low 48, 12 and 62 bits; a
+    missing part is random (from the CSPRNG).
+    """
+
 def uuid8_name(
     namespace: UUID,
     name: _Name,
     algorithm: Optional[
         Literal["sha256", "sha512", "sha3_256", "sha3_512", "shake_128", "shake_256"]
     ] = ...,
-) -> UUID: ...
-def parse(s: str) -> UUID: ...
-def layout_v1(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID: ...
+) -> UUID:
+    """A name-based version 8 UUID (RFC 9562 §5.8, Appendix B.2): the leftmost 128 bits of
+    ``algorithm`` over the namespace and the name. ``algorithm`` is one of hashlib's names
+    ``sha256``, ``sha512``, ``sha3_256``, ``sha3_512``, ``shake_128``, ``shake_256``.
+    """
+
+def parse(s: str) -> UUID:
+    """The UUID written in ``s``: hyphenated (RFC 9562 §4), 32 hex digits, ``{braced}`` or
+    ``urn:uuid:`` (prefix in any case), hex digits in any case. ``ValueError`` naming the
+    text and the position of the first problem otherwise; ``TypeError`` for a non-str.
+    """
+
+def layout_v1(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID:
+    """Version 1 from its fields (RFC 9562 §5.1); ``ValueError`` if one does not fit."""
+
 def layout_v2(
     local_domain: _Int, local_id: _Int, time_100ns: _Int, clock_seq: _Int, node: _Int
-) -> UUID: ...
-def layout_v4(random: Buffer) -> UUID: ...
-def layout_v6(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID: ...
-def layout_v7(unix_ts_ms: _Int, rand_a: _Int, rand_b: _Int) -> UUID: ...
-def layout_v8(custom_a: _Int, custom_b: _Int, custom_c: _Int) -> UUID: ...
-def fields(u: UUID) -> tuple[str, tuple[str, ...], tuple[int, ...]]: ...
-def timestamp_ns(u: UUID) -> int: ...
-def v1_to_v6(u: UUID) -> UUID: ...
-def v6_to_v1(u: UUID) -> UUID: ...
-def process_node() -> int: ...
-def uuid7_at_ns(unix_ns: int) -> UUID: ...
-def min_uuid7_ns(unix_ns: int) -> UUID: ...
-def max_uuid7_ns(unix_ns: int) -> UUID: ...
-def to_str(u: UUID) -> str: ...
-def uuid4_str() -> str: ...
-def uuid7_str() -> str: ...
-def uuid4_many(n: int) -> list[UUID]: ...
-def uuid7_many(n: int) -> list[UUID]: ...
-def uuid4_str_many(n: int) -> list[str]: ...
-def uuid7_str_many(n: int) -> list[str]: ...
-def uuid4_bytes(n: int) -> bytes: ...
-def uuid7_bytes(n: int) -> bytes: ...
+) -> UUID:
+    """Version 2, DCE Security, from its fields; ``ValueError`` if one does not fit."""
+
+def layout_v4(random: Buffer) -> UUID:
+    """Version 4 from 16 random bytes (RFC 9562 §5.4); the version and variant bits are
+    overwritten.
+    """
+
+def layout_v6(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID:
+    """Version 6 from its fields (RFC 9562 §5.6); ``ValueError`` if one does not fit."""
+
+def layout_v7(unix_ts_ms: _Int, rand_a: _Int, rand_b: _Int) -> UUID:
+    """Version 7 from its fields (RFC 9562 §5.7); ``ValueError`` if one does not fit."""
+
+def layout_v8(custom_a: _Int, custom_b: _Int, custom_c: _Int) -> UUID:
+    """Version 8 from its fields (RFC 9562 §5.8); ``ValueError`` if one does not fit."""
+
+def fields(u: UUID) -> tuple[str, tuple[str, ...], tuple[int, ...]]:
+    """``(layout, names, values)`` of a UUID's RFC 9562 fields, ``layout`` being ``"v1"`` to
+    ``"v8"``, ``"nil"`` or ``"max"``; ``ValueError`` for UUIDs without an RFC layout.
+    """
+
+def timestamp_ns(u: UUID) -> int:
+    """Nanoseconds since the Unix epoch of the timestamp in a version 1, 6 or 7 UUID
+    (negative before 1970); ``ValueError`` for any other UUID.
+    """
+
+def v1_to_v6(u: UUID) -> UUID:
+    """The version 6 UUID with the timestamp, clock sequence and node of version 1 UUID ``u``
+    (RFC 9562 §5.6).
+    """
+
+def v6_to_v1(u: UUID) -> UUID:
+    """The version 1 UUID with the timestamp, clock sequence and node of version 6 UUID ``u``."""
+
+def process_node() -> int:
+    """The random 48-bit multicast node this process uses for v1 and v6 (RFC 9562 §6.10)."""
+
+def uuid7_at_ns(unix_ns: int) -> UUID:
+    """A version 7 UUID for ``unix_ns`` (nanoseconds since 1970): its millisecond, the
+    sub-millisecond fraction in ``rand_a`` and 62 random bits. Not part of the monotonic
+    sequence of ``uuid7()``.
+    """
+
+def min_uuid7_ns(unix_ns: int) -> UUID:
+    """The smallest version 7 UUID of the millisecond containing ``unix_ns``."""
+
+def max_uuid7_ns(unix_ns: int) -> UUID:
+    """The largest version 7 UUID of the millisecond containing ``unix_ns``."""
+
+def to_str(u: UUID) -> str:
+    """The canonical string of ``u`` (``str(u)``, RFC 9562 §4), computed in Rust."""
+
+def uuid4_str() -> str:
+    """``str(uuid4())`` without making the ``UUID`` object."""
+
+def uuid7_str() -> str:
+    """``str(uuid7())`` without making the ``UUID`` object; part of the same monotonic sequence."""
+
+def uuid4_many(n: int) -> list[UUID]:
+    """``n`` version 4 UUIDs as a list."""
+
+def uuid7_many(n: int) -> list[UUID]:
+    """``n`` consecutive version 7 UUIDs of the process-wide sequence as a list."""
+
+def uuid4_str_many(n: int) -> list[str]:
+    """``n`` version 4 UUIDs as a list of canonical strings."""
+
+def uuid7_str_many(n: int) -> list[str]:
+    """``n`` consecutive version 7 UUIDs as a list of canonical strings."""
+
+def uuid4_bytes(n: int) -> bytes:
+    """``n`` version 4 UUIDs as one ``bytes`` of ``16 * n`` bytes (each UUID's 16 octets in
+    network order), generated with the GIL released.
+    """
+
+def uuid7_bytes(n: int) -> bytes:
+    """``n`` consecutive version 7 UUIDs of the process-wide sequence as one ``bytes`` of
+    ``16 * n`` bytes, generated with the GIL released.
+    """
+
 def encode(u: UUID, form: _Form) -> str:
     """``u`` as text in the encoding ``form``.
 
@@ -196,8 +302,7 @@ def decode(s: str, form: _Form) -> UUID:
     """
 
 def typeid(prefix: str, u: UUID) -> str:
-    """The TypeID of ``u`` with type ``prefix`` (jetify-com/typeid, specification v0.3).
-
+    """The TypeID of ``u`` with type ``prefix`` (jetify-com/typeid, specification v0.3):
     ``prefix_`` followed by the 26-character ``base32`` form of ``u``, or that form alone for
     an empty prefix.
 
@@ -237,14 +342,23 @@ def _after_fork_in_child() -> None: ...
 def _deterministic_install(seed: Buffer, start_ns: int, step_ns: int) -> int: ...
 def _deterministic_uninstall(token: int) -> bool: ...
 def mask_v7(u: UUID, key: Buffer) -> UUID:
-    """The v4-looking facade of version 7 UUID ``u`` under the 16-byte ``key`` (UUIDv47)."""
+    """The v4-looking facade of version 7 UUID ``u`` under the 16-byte ``key`` (UUIDv47): the
+    timestamp XOR-ed with a keyed SipHash-2-4 of the random bits, the version set to 4.
+    ``ValueError`` unless ``u`` is version 7 and ``key`` 16 bytes.
+    """
 
 def unmask_v7(u: UUID, key: Buffer) -> UUID:
-    """The version 7 UUID behind the facade ``u`` under the 16-byte ``key`` (UUIDv47)."""
+    """The version 7 UUID behind the facade ``u`` under the 16-byte ``key`` (UUIDv47).
+    ``ValueError`` unless ``u`` is version 4 and ``key`` 16 bytes.
+    """
 
 def v7_generator_fields(
     u: UUID, method: _V7Method, bits: Optional[int] = None, node_bits: Optional[int] = None
-) -> tuple[int, int, int, int, int]: ...
+) -> tuple[int, int, int, int, int]:
+    """The fields of a version 7 UUID as a generator with ``method``, ``bits`` and
+    ``node_bits`` lays them out: ``(unix_ts_ms, fraction, counter, node, random)``.
+    """
+
 def _uses_slot_stores() -> bool: ...
 def _uses_int_digits() -> bool: ...
 def _uses_gc_new() -> bool: ...
@@ -253,6 +367,22 @@ def _debug_build() -> bool: ...
 
 @final
 class V7Generator:
+    """A monotonic version 7 generator with its own state (RFC 9562 §5.7, §6.2).
+
+    ``method`` is ``"submillisecond"`` (Method 3: 12 bits of sub-millisecond time, then
+    ``bits`` counter bits, default 14; the process-wide default), ``"counter"`` (Method 1:
+    a ``bits``-bit counter, 12 to 42, default 42, CPython 3.14's layout),
+    ``"monotonic_random"`` (Method 2: random increments of up to ``bits`` bits, default 32)
+    or ``"cpython"`` (CPython 3.14's ``uuid.uuid7()`` algorithm, step for step, including
+    how it asks for random bytes and how it handles a clock that goes back).
+    Within ``rollback_allowance_ns`` of clock rollback the generator stays monotonic; beyond
+    it ``rollback_policy`` ``"reset"`` follows the clock and ``"error"`` raises
+    ``ClockRollbackError`` (the ``"cpython"`` method has neither).
+    ``clock`` (a callable returning nanoseconds since 1970) and ``random`` (a callable
+    ``random(n) -> bytes``, or an int seed for a reproducible stream) replace the system clock
+    and the CSPRNG, for tests. ``node`` with ``node_bits`` (1 to 32) places a fixed node id
+    after the counter (RFC 9562 §6.4). Thread-safe and, with the default sources, lock-free.
+    """
     def __new__(
         cls,
         method: _V7Method = "submillisecond",
@@ -265,24 +395,54 @@ class V7Generator:
         node: Optional[int] = None,
         node_bits: Optional[int] = None,
     ) -> V7Generator: ...
-    def generate(self) -> UUID: ...
-    def many(self, n: int) -> list[UUID]: ...
-    def fields(self, u: UUID) -> tuple[int, int, int, int, int]: ...
+    def generate(self) -> UUID:
+        """The next UUID, greater than every UUID this generator returned before."""
+
+    def many(self, n: int) -> list[UUID]:
+        """``n`` consecutive UUIDs of this generator's sequence, as a list."""
+
+    def fields(self, u: UUID) -> tuple[int, int, int, int, int]:
+        """The fields of ``u`` as this generator lays them out: ``(unix_ts_ms, fraction,
+        counter, node, random)`` (see ``uuidx.layout.fields``).
+        """
+
     @property
-    def method(self) -> str: ...
+    def method(self) -> str:
+        """``"counter"``, ``"monotonic_random"``, ``"submillisecond"`` or ``"cpython"``."""
+
     @property
-    def bits(self) -> int: ...
+    def bits(self) -> int:
+        """Counter bits (Methods 1 and 3, ``cpython``) or increment bits (Method 2)."""
+
     @property
-    def rollback_allowance_ns(self) -> Optional[int]: ...
+    def rollback_allowance_ns(self) -> Optional[int]:
+        """How far the clock may go back, in nanoseconds, before the policy applies (``None``
+        for the ``"cpython"`` method, which has no allowance).
+        """
+
     @property
-    def rollback_policy(self) -> Optional[str]: ...
+    def rollback_policy(self) -> Optional[str]:
+        """``"reset"`` or ``"error"`` (``None`` for the ``"cpython"`` method)."""
+
     @property
-    def node(self) -> Optional[int]: ...
+    def node(self) -> Optional[int]:
+        """The fixed node id, or ``None``."""
+
     @property
-    def node_bits(self) -> int: ...
+    def node_bits(self) -> int:
+        """The node id's width in bits, 0 without one."""
 
 @final
 class V6Generator:
+    """A monotonic version 6 generator with its own state (RFC 9562 §5.6, §6.1).
+
+    Timestamps are 100-ns ticks kept strictly increasing; the clock sequence is random
+    at start and drawn again after a rollback beyond ``rollback_allowance_ns`` (policy
+    ``"reset"``; ``"error"`` raises ``ClockRollbackError``) and in a forked child.
+    ``node`` defaults to the process's random multicast node (RFC 9562 §6.10).
+    ``clock`` and ``random`` replace the system clock and the CSPRNG, for tests (see
+    ``V7Generator``).
+    """
     def __new__(
         cls,
         node: Optional[_Int] = None,
@@ -292,16 +452,32 @@ class V6Generator:
         clock: Optional[_Clock] = None,
         random: Optional[_Random] = None,
     ) -> V6Generator: ...
-    def generate(self) -> UUID: ...
+    def generate(self) -> UUID:
+        """The next UUID; its timestamp is later than every earlier one of this generator."""
+
     @property
-    def node(self) -> int: ...
+    def node(self) -> int:
+        """The 48-bit node in use."""
+
     @property
-    def rollback_allowance_ns(self) -> int: ...
+    def rollback_allowance_ns(self) -> int:
+        """How far the clock may go back, in nanoseconds, before the policy applies."""
+
     @property
-    def rollback_policy(self) -> str: ...
+    def rollback_policy(self) -> str:
+        """``"reset"`` or ``"error"``."""
 
 @final
 class V1Generator:
+    """A monotonic version 1 generator with its own state (RFC 9562 §5.1, §6.1).
+
+    Timestamps are 100-ns ticks kept strictly increasing; the clock sequence is random
+    at start and drawn again after a rollback beyond ``rollback_allowance_ns`` (policy
+    ``"reset"``; ``"error"`` raises ``ClockRollbackError``) and in a forked child.
+    ``node`` defaults to the process's random multicast node (RFC 9562 §6.10).
+    ``clock`` and ``random`` replace the system clock and the CSPRNG, for tests (see
+    ``V7Generator``).
+    """
     def __new__(
         cls,
         node: Optional[_Int] = None,
@@ -311,13 +487,20 @@ class V1Generator:
         clock: Optional[_Clock] = None,
         random: Optional[_Random] = None,
     ) -> V1Generator: ...
-    def generate(self) -> UUID: ...
+    def generate(self) -> UUID:
+        """The next UUID; its timestamp is later than every earlier one of this generator."""
+
     @property
-    def node(self) -> int: ...
+    def node(self) -> int:
+        """The 48-bit node in use."""
+
     @property
-    def rollback_allowance_ns(self) -> int: ...
+    def rollback_allowance_ns(self) -> int:
+        """How far the clock may go back, in nanoseconds, before the policy applies."""
+
     @property
-    def rollback_policy(self) -> str: ...
+    def rollback_policy(self) -> str:
+        """``"reset"`` or ``"error"``."""
 
 # uuidx.arrow (typed more precisely in uuidx/arrow.py)
 
@@ -327,44 +510,113 @@ class _ReadOnlyBytes:
 
 @final
 class UUIDArray(_ReadOnlyBytes):
+    """A column of UUIDs: Arrow FixedSizeBinary(16), each value a UUID's 16 octets in network
+    order (RFC 9562 §4), tagged with the canonical extension type ``arrow.uuid`` unless made
+    with ``extension=False``.
+
+    Exported through the Arrow PyCapsule interface (``__arrow_c_array__``,
+    ``__arrow_c_schema__``), so pyarrow, Polars, DuckDB and pandas read it without a copy, and
+    through the buffer protocol as ``16 * len`` read-only bytes (the null rows of the columns
+    uuidx makes are zero bytes).
+    """
     def __len__(self) -> int: ...
     @property
-    def extension(self) -> bool: ...
+    def extension(self) -> bool:
+        """``True`` when the column is tagged ``arrow.uuid``, ``False`` for plain
+        FixedSizeBinary(16).
+        """
+
     @property
-    def null_count(self) -> int: ...
+    def null_count(self) -> int:
+        """The number of null rows."""
+
     def __arrow_c_schema__(self) -> object: ...
     def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
-    def to_pylist(self) -> list[Optional[UUID]]: ...
+    def to_pylist(self) -> list[Optional[UUID]]:
+        """The UUIDs as a list of exact ``uuid.UUID`` objects, ``None`` for null rows."""
 
 @final
 class ArrowArray:
+    """A column that is not made of UUIDs (the strings of ``to_str``, the timestamps of
+    ``timestamp_ns``), exported through the Arrow PyCapsule interface.
+    """
     def __len__(self) -> int: ...
     @property
-    def null_count(self) -> int: ...
+    def null_count(self) -> int:
+        """The number of null rows."""
+
     @property
-    def type(self) -> str: ...
+    def type(self) -> str:
+        """The Arrow type, as pyarrow writes it: ``"string"``, ``"large_string"`` or
+        ``"timestamp[ns, tz=UTC]"``.
+        """
+
     def __arrow_c_schema__(self) -> object: ...
     def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
-    def to_pylist(self) -> list[Union[str, int, None]]: ...
+    def to_pylist(self) -> list[Union[str, int, None]]:
+        """The values as a list: ``str`` for strings, ``int`` nanoseconds since 1970 for
+        timestamps (what ``uuidx.timestamp_ns`` returns for one UUID), ``None`` for nulls.
+        """
 
-def arrow_uuid4(n: int, extension: bool = True) -> UUIDArray: ...
-def arrow_uuid7(n: int, extension: bool = True) -> UUIDArray: ...
-def arrow_uuid3(namespace: UUID, names: object, extension: bool = True) -> UUIDArray: ...
-def arrow_uuid5(namespace: UUID, names: object, extension: bool = True) -> UUIDArray: ...
+def arrow_uuid4(n: int, extension: bool = True) -> UUIDArray:
+    """``n`` version 4 UUIDs (RFC 9562 §5.4) as a ``UUIDArray``, generated with the GIL released."""
+
+def arrow_uuid7(n: int, extension: bool = True) -> UUIDArray:
+    """``n`` consecutive version 7 UUIDs (RFC 9562 §5.7) of the process-wide sequence as a
+    ``UUIDArray``: strictly increasing, and after every UUID ``uuid7()`` returned before.
+    """
+
+def arrow_uuid3(namespace: UUID, names: object, extension: bool = True) -> UUIDArray:
+    """Version 3 UUIDs (RFC 9562 §5.3) of ``namespace`` and each row of ``names``."""
+
+def arrow_uuid5(namespace: UUID, names: object, extension: bool = True) -> UUIDArray:
+    """Version 5 UUIDs (RFC 9562 §5.5) of ``namespace`` and each row of ``names``."""
+
 def arrow_uuid8_name(
     namespace: UUID, names: object, algorithm: Optional[str] = ..., extension: bool = True
-) -> UUIDArray: ...
-def arrow_parse(strings: object, errors: Optional[str] = ..., extension: bool = True) -> UUIDArray: ...
-def arrow_uuids(uuids: object, extension: bool = True) -> UUIDArray: ...
-def arrow_to_str(uuids: object) -> ArrowArray: ...
-def arrow_encode(uuids: object, form: _Form) -> ArrowArray: ...
+) -> UUIDArray:
+    """Name-based version 8 UUIDs (RFC 9562 Appendix B.2) of ``namespace`` and each row of
+    ``names``, hashed with ``algorithm``.
+    """
+
+def arrow_parse(strings: object, errors: Optional[str] = ..., extension: bool = True) -> UUIDArray:
+    """The UUID each row of ``strings`` holds (the forms ``uuidx.parse`` accepts)."""
+
+def arrow_uuids(uuids: object, extension: bool = True) -> UUIDArray:
+    """A ``UUIDArray`` of ``uuids`` (a sequence of ``uuid.UUID`` or ``None``, or any Arrow
+    FixedSizeBinary(16) column).
+    """
+
+def arrow_to_str(uuids: object) -> ArrowArray:
+    """The hyphenated text of each UUID (``str(u)``, RFC 9562 §4) as an Arrow ``string`` column
+    (``large_string`` beyond 2**31 - 1 bytes of text).
+    """
+
+def arrow_encode(uuids: object, form: _Form) -> ArrowArray:
+    """Each UUID as ``uuidx.encode(u, form)`` writes it, as an Arrow ``string`` column
+    (``large_string`` beyond 2**31 - 1 bytes of text).
+    """
+
 def arrow_decode(
     strings: object, form: _Form, errors: Optional[str] = ..., extension: bool = True
-) -> UUIDArray: ...
+) -> UUIDArray:
+    """The UUID each row of ``strings`` holds in ``form`` (as ``uuidx.decode`` reads it)."""
+
 def arrow_mask_v7(
     uuids: object, key: Buffer, errors: Optional[str] = ..., extension: bool = True
-) -> UUIDArray: ...
+) -> UUIDArray:
+    """The UUIDv47 facade of each version 7 UUID of ``uuids`` under the 16-byte ``key`` (as
+    ``uuidx.mask_v7``).
+    """
+
 def arrow_unmask_v7(
     uuids: object, key: Buffer, errors: Optional[str] = ..., extension: bool = True
-) -> UUIDArray: ...
-def arrow_timestamp_ns(uuids: object, errors: Optional[str] = ...) -> ArrowArray: ...
+) -> UUIDArray:
+    """The version 7 UUID behind each UUIDv47 facade of ``uuids`` under the 16-byte ``key`` (as
+    ``uuidx.unmask_v7``).
+    """
+
+def arrow_timestamp_ns(uuids: object, errors: Optional[str] = ...) -> ArrowArray:
+    """The timestamp of each version 1, 6 or 7 UUID (RFC 9562 §6.1) as an Arrow
+    ``timestamp[ns, tz=UTC]`` column; null for other versions and null rows.
+    """
