@@ -125,6 +125,8 @@ def test_bad_source_results_are_named(cls: Any) -> None:
         cls(clock=lambda: "now").generate()
     with pytest.raises(ValueError, match="returned 18446744073709551616"):
         cls(clock=lambda: 1 << 64).generate()
+    with pytest.raises(TypeError, match="clock .* must return an int.*bool: True"):
+        cls(clock=lambda: True).generate()
     with pytest.raises(TypeError, match="random .* must return bytes, got int: 5"):
         cls(random=lambda n: 5).generate()
     with pytest.raises(ValueError, match=r"returned 3 bytes: expected \d+"):
@@ -384,6 +386,31 @@ def test_deterministic_restores_when_the_block_raises_and_nests() -> None:
             inner = uuidx.uuid4()
         assert uuidx.uuid4() != inner  # the outer stream continues
     assert uuidx.uuid4() not in (inside, inner)
+
+
+def test_deterministic_in_a_forked_child_continues_the_parents_sequence(
+    fork_json: ForkJson,
+) -> None:
+    """A real os.fork() inside the block: the child returns what the parent returns next (the
+    documented behaviour; workers take their own seed)."""
+    with deterministic(seed="fork"):
+        uuidx.uuid7()
+
+        def child() -> list[str]:
+            return [str(uuidx.uuid7()), str(uuidx.uuid4()), str(uuidx.uuid1())]
+
+        in_child = fork_json(child)()
+        assert in_child == [str(uuidx.uuid7()), str(uuidx.uuid4()), str(uuidx.uuid1())]
+
+
+def test_deterministic_clocks_stop_at_their_end_instead_of_wrapping() -> None:
+    with deterministic(seed=1, step_ns=1 << 62):
+        for make in (uuidx.uuid6, uuidx.uuid7, uuidx.uuid1):
+            values = [make() for _ in range(8)]
+            stamps = [uuidx.timestamp_ns(u) for u in values]
+            assert stamps == sorted(stamps), make
+            if make is not uuidx.uuid1:
+                assert values == sorted(values), make
 
 
 def test_deterministic_as_a_decorator() -> None:

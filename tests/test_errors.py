@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import sys
 import uuid
 from collections.abc import Callable
 from decimal import Decimal
@@ -655,10 +656,9 @@ print("ok")
 def test_bulk_counts_under_mimalloc() -> None:
     """mimalloc (free-threaded builds' allocator) reserves address space instead of failing:
     a 16 TB request must be refused by uuidx before it reaches the allocator. Runs in a
-    subprocess with a 2 GB address-space cap, so a regression fails instead of filling RAM."""
+    subprocess with a 4 GB address-space cap, so a regression fails instead of filling RAM."""
     import os
     import subprocess
-    import sys
 
     env = dict(os.environ, PYTHONMALLOC="mimalloc")
     probe = subprocess.run([sys.executable, "-c", "pass"], env=env, capture_output=True, check=False)
@@ -670,4 +670,48 @@ def test_bulk_counts_under_mimalloc() -> None:
         env=env, capture_output=True, text=True, timeout=120, check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "ok"
+
+
+CAPPED_SCRIPT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+import uuidx, uuidx.arrow
+n = 100_000_000  # 1.6 GB of UUIDs: below the machine's memory, above the 1 GB cap
+calls = {
+    "uuid4_bytes": lambda: uuidx.uuid4_bytes(n),
+    "uuid7_bytes": lambda: uuidx.uuid7_bytes(n),
+    "uuid4_many": lambda: uuidx.uuid4_many(n),
+    "uuid7_str_many": lambda: uuidx.uuid7_str_many(n),
+    "V7Generator.many": lambda: uuidx.V7Generator().many(n),
+    "arrow.uuid4": lambda: uuidx.arrow.uuid4(n),
+    # the buffer fits; the list's objects do not
+    "uuid4_many, objects": lambda: uuidx.uuid4_many(12_000_000),
+}
+for name, call in calls.items():
+    try:
+        call()
+    except MemoryError as exc:
+        count = "12000000" if "objects" in name else str(n)
+        if count not in str(exc) or "UUIDs" not in str(exc):
+            sys.exit(f"{name}: MemoryError without the count: {exc!r}")
+    else:
+        sys.exit(f"{name} returned under a 1 GB cap")
+assert len(uuidx.uuid4_bytes(1000)) == 16000
+print("ok")
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as on Linux")
+def test_an_allocation_that_fails_names_the_count() -> None:
+    """A count the machine could hold, refused by the allocator (here a 1 GB address-space cap,
+    as ``ulimit -v`` sets): a ``MemoryError`` that names the count, never an empty one, an
+    abort or a crash."""
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, "-c", CAPPED_SCRIPT], capture_output=True, text=True, timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:] + proc.stdout[-2000:]
     assert proc.stdout.strip() == "ok"

@@ -84,6 +84,14 @@ def deterministic(
     get values from the same deterministic sequences, interleaved in whatever order the
     threads run, so only single-threaded code sees a reproducible sequence.
 
+    Processes: a child forked inside the block continues from its parent's state, so parent
+    and child return the same UUIDs from there on (the real generators start afresh in a
+    forked child; a deterministic one cannot, or it would not be reproducible). Give each
+    worker a block of its own with its own seed, such as ``deterministic(seed=f"worker-{i}")``.
+
+    Past 2**64 - 1 nanoseconds since 1970 (in 2554, reachable with a large ``step_ns``) the
+    clocks stop rather than wrap, and the generators keep increasing within that instant.
+
     Args:
         seed: Any int, str or bytes.
         start: Where the clocks start: an aware ``datetime`` or nanoseconds since 1970,

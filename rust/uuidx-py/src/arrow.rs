@@ -479,7 +479,7 @@ fn uuid_column(
     rows: impl Iterator<Item = PyResult<Option<Uuid>>>,
     what: &str,
 ) -> PyResult<FixedSizeBinaryArray> {
-    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, &format!("{len} UUIDs"))?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
     let slots = values.as_mut().chunks_exact_mut(RECORD_LEN);
     for (row, (slot, ok)) in rows.zip(slots.zip(valid.iter_mut())) {
@@ -682,7 +682,7 @@ fn generated<'py>(
     fill: fn(&mut [u8]) -> uuidx_core::Result<()>,
 ) -> PyResult<Bound<'py, UuidArray>> {
     let n = count_arg(n, "n", RECORD_LEN as u64)?;
-    let mut values = ColumnBytes::zeroed(RECORD_LEN * n, "UUIDs")?;
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * n, &format!("{n} UUIDs"))?;
     py.detach(|| fill(values.as_mut())).py_err()?;
     uuid_array(py, values, None, extension)
 }
@@ -733,7 +733,7 @@ fn kernel_column(
     extension: bool,
     kernel: impl FnOnce(&mut [u8], &mut [bool]) -> uuidx_core::Result<usize> + Send,
 ) -> PyResult<Bound<'_, UuidArray>> {
-    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, "UUIDs")?;
+    let mut values = ColumnBytes::zeroed(RECORD_LEN * len, &format!("{len} UUIDs"))?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
     let nulls = py.detach(|| kernel(values.as_mut(), &mut valid)).py_err()?;
     uuid_array(

@@ -100,7 +100,8 @@ fn buffer(
     let bytes = PyBytes::new_with(py, len, |buf| {
         result = py.detach(|| fill(buf));
         Ok(())
-    })?;
+    })
+    .map_err(|e| crate::convert::naming_the_count(py, e, n))?;
     result.py_err()?;
     Ok(bytes)
 }

@@ -361,3 +361,13 @@ fn surrogate_parse_error(text: &Bound<'_, PyString>) -> PyErr {
         None => format!("invalid UUID string {shown}: not valid Unicode"),
     })
 }
+
+/// `err`, or, for a `MemoryError` (CPython raises one without a word when an allocation
+/// fails, under `ulimit -v` for example), one that names the count the call was making.
+pub fn naming_the_count(py: Python<'_>, err: PyErr, n: usize) -> PyErr {
+    if err.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) {
+        pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate memory for {n} UUIDs"))
+    } else {
+        err
+    }
+}

@@ -691,12 +691,12 @@ pub fn list_of<'py>(
     unsafe {
         let list = ffi::PyList_New(size);
         if list.is_null() {
-            return Err(PyErr::fetch(py));
+            return Err(crate::convert::naming_the_count(py, PyErr::fetch(py), len));
         }
         ffi::PyObject_GC_UnTrack(list.cast());
         let list = Bound::from_owned_ptr(py, list);
         for i in 0..len {
-            let value = item(i)?;
+            let value = item(i).map_err(|e| crate::convert::naming_the_count(py, e, len))?;
             #[allow(clippy::cast_possible_wrap)]
             ffi::PyList_SET_ITEM(list.as_ptr(), i as isize, value.into_ptr());
         }

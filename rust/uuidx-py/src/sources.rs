@@ -23,12 +23,17 @@ pub struct PyClock(Py<PyAny>);
 
 impl Clock for PyClock {
     /// The callable's reading. A negative one is a clock before 1970, as from the system
-    /// clock (`ClockError`); a non-int is a `TypeError`, one of 2**64 or more a `ValueError`.
+    /// clock (`ClockError`); a non-int (a bool included) is a `TypeError`, one of 2**64 or
+    /// more a `ValueError`.
     fn now_unix_ns(&self) -> uuidx_core::Result<u64> {
         let reading = Python::attach(|py| {
             let clock = self.0.bind(py);
             let value = clock.call0()?;
-            if !exact::is_integer(&value) || value.cast::<PyInt>().is_err() {
+            // A bool is an int to Python, but `True` is no time: refused, as `random=True` is.
+            if !exact::is_integer(&value)
+                || value.cast::<PyInt>().is_err()
+                || value.cast::<pyo3::types::PyBool>().is_ok()
+            {
                 return Err(PyTypeError::new_err(format!(
                     "clock {} must return an int of nanoseconds since 1970, got {}: {}",
                     short_repr(clock),

@@ -39,8 +39,18 @@ impl StepClock {
 }
 
 impl Clock for StepClock {
+    /// The next reading. The clock stops at 2**64 - 1 ns (in 2554) rather than wrap to 1970,
+    /// which would take every time-based UUID back: the generators go on increasing past a
+    /// clock that stands still.
     fn now_unix_ns(&self) -> Result<u64> {
-        Ok(self.next.fetch_add(self.step, Ordering::SeqCst))
+        let step = self.step;
+        let previous = self
+            .next
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |t| {
+                Some(t.saturating_add(step))
+            })
+            .unwrap_or_else(|t| t);
+        Ok(previous)
     }
 }
 
@@ -189,6 +199,13 @@ mod tests {
             super::super::uuid7().unwrap()
         });
         assert_eq!(v7_alone, v7_after_others);
+    }
+
+    #[test]
+    fn the_step_clock_stops_at_its_end_instead_of_wrapping() {
+        let clock = StepClock::new(u64::MAX - 5, 1 << 62);
+        let readings: Vec<u64> = (0..4).map(|_| clock.now_unix_ns().unwrap()).collect();
+        assert_eq!(readings, [u64::MAX - 5, u64::MAX, u64::MAX, u64::MAX]);
     }
 
     #[test]
