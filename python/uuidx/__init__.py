@@ -10,8 +10,12 @@ Beyond the stdlib: :func:`parse` (strict RFC 9562 §4 parsing), :mod:`uuidx.layo
 constructors and decomposition for every version), :func:`uuid8_name` (name-based version 8),
 :func:`timestamp_ns` and :func:`to_datetime`, :func:`v1_to_v6` / :func:`v6_to_v1`,
 :func:`process_node`, compact text forms (:func:`encode` / :func:`decode`: base32, ULID,
-base32hex, base58, base62, base64url), TypeIDs (:func:`typeid` / :func:`parse_typeid`) and
-:mod:`uuidx.arrow` (UUID columns as Arrow arrays).
+base32hex, base58, base62, base64url), TypeIDs (:func:`typeid` / :func:`parse_typeid`),
+:func:`mask_v7` / :func:`unmask_v7` (a v4-looking facade for v7 keys, UUIDv47), generators
+with their own state, clock and randomness (:class:`V7Generator`, :class:`V6Generator`,
+:class:`V1Generator`: ``clock=``, ``random=``, ``node=``, CPython 3.14's exact algorithm),
+:mod:`uuidx.testing` (reproducible UUIDs in tests) and :mod:`uuidx.arrow` (UUID columns as
+Arrow arrays).
 """
 
 from __future__ import annotations
