@@ -483,15 +483,18 @@ def reference_module() -> Any:
     return pytest.importorskip("uuid_backport._backport", reason="uuid-backport")
 
 
-def drive_reference(readings: list[int], data: bytes) -> tuple[list[uuid.UUID], list[int]]:
-    """Runs the reference uuid7() on these clock readings and random bytes."""
+def drive_reference(
+    readings: list[int], data: bytes, state: tuple[Optional[int], int] = (None, 0)
+) -> tuple[list[uuid.UUID], list[int]]:
+    """Runs the reference uuid7() on these clock readings and random bytes, from ``state``
+    (its ``_last_timestamp_v7`` and ``_last_counter_v7``; the default is a fresh module)."""
     module = reference_module()
     script = Script(data)
     clock = iter(readings)
     saved = module.time, module.os, module._last_timestamp_v7, module._last_counter_v7
     module.time = SimpleNamespace(time_ns=lambda: next(clock))
     module.os = SimpleNamespace(urandom=script)
-    module._last_timestamp_v7, module._last_counter_v7 = None, 0
+    module._last_timestamp_v7, module._last_counter_v7 = state
     try:
         out = [module.uuid7() for _ in readings]
     finally:
@@ -527,6 +530,44 @@ def test_cpython_method_matches_python_314(steps: list[int], data: bytes) -> Non
     got = [g.generate() for _ in readings]
     assert got == expected
     assert ours.requests == expected_requests  # 10 bytes on a new millisecond, 4 otherwise
+
+
+@settings(max_examples=100)
+@given(
+    st.integers(0, 3),
+    st.lists(
+        st.sampled_from([0, 0, 1, 999_999, 1_000_000, 3_000_000, -1_000_000, -5_000_000_000]),
+        min_size=1,
+        max_size=12,
+    ),
+    st.binary(min_size=120, max_size=120),
+)
+def test_cpython_method_matches_python_314_at_counter_overflow(
+    below_top: int, steps: list[int], data: bytes
+) -> None:
+    """The 42-bit counter's overflow (a new seed, the timestamp moved on by one), which no
+    input reaches in either implementation: both start from the same state, the counter
+    ``below_top`` under its last value, the clock around that millisecond."""
+    readings = clock_script(steps)
+    last_ms = RFC_INSTANT_NS // 1_000_000
+    counter = (1 << 42) - 1 - below_top
+    expected, expected_requests = drive_reference(readings, data, (last_ms, counter))
+    clock = iter(readings)
+    ours = Script(data)
+    g = uuidx.V7Generator("cpython", clock=lambda: next(clock), random=ours)
+    g._resume_cpython(last_ms, counter)
+    got = [g.generate() for _ in readings]
+    assert got == expected
+    assert ours.requests == expected_requests
+    if len(readings) > below_top:  # the overflow happened: a new 10-byte seed
+        assert 10 in ours.requests
+
+
+def test_resume_cpython_is_checked() -> None:
+    with pytest.raises(ValueError, match="cpython"):
+        uuidx.V7Generator("counter")._resume_cpython(0, 0)
+    with pytest.raises(ValueError, match="counter"):
+        uuidx.V7Generator("cpython")._resume_cpython(0, 1 << 42)
 
 
 def test_cpython_method_options() -> None:

@@ -406,6 +406,8 @@ class V7Generator:
         counter, node, random)`` (see ``uuidx.layout.fields``).
         """
 
+    def _resume_cpython(self, timestamp_ms: int, counter: int) -> None: ...
+
     @property
     def method(self) -> str:
         """``"counter"``, ``"monotonic_random"``, ``"submillisecond"`` or ``"cpython"``."""

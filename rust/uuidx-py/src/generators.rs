@@ -196,6 +196,13 @@ impl V7Generator {
         v7_fields(u, fraction, counter, self.node_bits())
     }
 
+    /// For tests: puts a ``"cpython"`` generator in the state CPython 3.14's module is in after
+    /// a ``uuid7()`` that used ``timestamp_ms`` and ``counter`` (its ``_last_timestamp_v7`` and
+    /// ``_last_counter_v7``), to compare the counter's overflow, which no input reaches.
+    fn _resume_cpython(&self, timestamp_ms: u64, counter: u64) -> PyResult<()> {
+        with_core!(&*self.inner, g => g.resume_cpython(timestamp_ms, counter)).py_err()
+    }
+
     /// ``"counter"``, ``"monotonic_random"``, ``"submillisecond"`` or ``"cpython"``.
     #[getter]
     fn method(&self) -> &'static str {

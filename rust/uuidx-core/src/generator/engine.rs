@@ -240,6 +240,13 @@ impl<C: Clock, F: ForkSource> Engine<C, F> {
         }
     }
 
+    /// Installs `key` as the last key handed out, as a step would have (the anchor and the
+    /// fork epoch are left as they are).
+    pub(crate) fn restore(&self, key: u128) {
+        debug_assert_eq!(key & STARTED, 0, "a key reached bit 127");
+        self.state.store(key | STARTED, Ordering::Release);
+    }
+
     /// Updates the anchor after a successful step at clock `now`.
     #[inline]
     fn record(&self, tick: Tick, now: u64) {

@@ -523,6 +523,32 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         )
     }
 
+    /// Puts a generator of the `cpython` method in the state CPython 3.14's module is in after
+    /// a `uuid7()` that used `timestamp_ms` and `counter` (its `_last_timestamp_v7` and
+    /// `_last_counter_v7`), so that the next UUID is the one 3.14's next call makes from there.
+    ///
+    /// For tests only: no input reaches the 42-bit counter's overflow in either implementation
+    /// (the seed's top bit is clear, so it takes 2**41 calls within one clock millisecond), and
+    /// the tests that compare the overflow with 3.14's own module start both from one state.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidOption`] for another method; [`ErrorKind::FieldOutOfRange`] for a
+    /// counter of more than 42 bits.
+    #[doc(hidden)]
+    pub fn resume_cpython(&self, timestamp_ms: u64, counter: u64) -> Result<()> {
+        if self.method != V7Method::CPython {
+            return Err(Error::new(ErrorKind::InvalidOption {
+                option: "method",
+                value: self.method.name().to_owned(),
+                expected: "cpython",
+            }));
+        }
+        crate::layout::check_field("counter", counter, CPYTHON_COUNTER_BITS)?;
+        self.engine
+            .restore((u128::from(timestamp_ms) << CPYTHON_COUNTER_BITS) | u128::from(counter));
+        Ok(())
+    }
+
     /// CPython 3.14's `uuid7()` step (see [`V7Method::CPython`]). Kept out of line, so that
     /// it does not weigh on [`V7Generator::generate`]'s other methods. The key is
     /// `timestamp << 42 | counter`; the random source is asked for 10 bytes on a new

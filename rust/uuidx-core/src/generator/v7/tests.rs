@@ -380,18 +380,23 @@ fn cpython_method_overflows_into_the_next_millisecond_with_a_new_seed() {
     .unwrap();
     let first = g.generate().unwrap();
     assert_eq!(first, cpython_layout(VECTOR_MS, (1 << 41) - 1, 0xFFFF_FFFF));
-    // Walk the counter to its last value through the public API would take 2**41 calls;
-    // check the boundary arithmetic on a generator whose state is one below the top.
-    let key = (u128::from(VECTOR_MS) << 42) | ((1 << 42) - 1);
-    g.engine
-        .advance(|k| (k >> 42) as u64, |_| Ok((key, ())))
-        .unwrap();
+    // Walking the counter to its last value would take 2**41 calls: start from that state.
+    g.resume_cpython(VECTOR_MS, (1 << 42) - 1).unwrap();
     let carried = g.generate().unwrap();
     assert_eq!(split(carried).0, VECTOR_MS + 1, "the timestamp moves on");
     assert_eq!(
         carried,
         cpython_layout(VECTOR_MS + 1, (1 << 41) - 1, 0xFFFF_FFFF)
     );
+}
+
+#[test]
+fn resume_cpython_is_for_the_cpython_method_and_42_bits() {
+    let g = V7Generator::new(V7Method::CPython, 0, RollbackPolicy::Reset).unwrap();
+    assert!(g.resume_cpython(VECTOR_MS, (1 << 42) - 1).is_ok());
+    assert!(g.resume_cpython(VECTOR_MS, 1 << 42).is_err());
+    let other = V7Generator::new(V7Method::DEFAULT, 0, RollbackPolicy::Reset).unwrap();
+    assert!(other.resume_cpython(VECTOR_MS, 0).is_err());
 }
 
 #[test]
