@@ -76,7 +76,7 @@ $(VENV)/.spark-deps: $(DEPS) ci/requirements-spark.txt
 	touch $@
 
 test-spark: dev java $(VENV)/.spark-deps ## The README's Spark recipe with real PySpark in local mode (tests/test_spark.py, once)
-	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) tests/test_spark.py
+	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_SPARK=1 $(PYTEST) tests/test_spark.py
 
 postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/test_postgres.py
 	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \

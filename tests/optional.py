@@ -15,18 +15,16 @@ from typing import Any
 
 import pytest
 
-REQUIRED = os.environ.get("UUIDX_REQUIRE_ARROW") == "1"
-
-
-def need(module: str) -> Any:
-    """The imported module (untyped: ``Any``); a skip when it is missing, a failure when
-    ``UUIDX_REQUIRE_ARROW=1``."""
-    if REQUIRED:
+def need(module: str, flag: str = "UUIDX_REQUIRE_ARROW") -> Any:
+    """The imported module (untyped: ``Any``); a skip when it is missing, a failure when the
+    environment variable ``flag`` is ``1`` (``UUIDX_REQUIRE_SPARK`` for PySpark, which only
+    ``make test-spark`` installs)."""
+    if os.environ.get(flag) == "1":
         return importlib.import_module(module)
     return pytest.importorskip(
         module,
         reason=f"{module} is not installed for this interpreter (make test installs it; "
-        "UUIDX_REQUIRE_ARROW=1 turns this skip into a failure)",
+        f"{flag}=1 turns this skip into a failure)",
     )
 
 

@@ -21,7 +21,7 @@ import pytest
 
 from optional import need
 
-need("pyspark")
+need("pyspark", "UUIDX_REQUIRE_SPARK")
 need("pyarrow")
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "spark_uuid5.py"

@@ -34,8 +34,10 @@
 //!
 //! The `int` values themselves are built and read through their 30-bit digits on CPython 3.9 to
 //! 3.13 (see [`digits`]), where the only public routes go through byte arrays and cost more
-//! than the rest of a call; pyo3 uses CPython 3.14's digit API (PEP 757) there. The layout is
-//! verified at import against ints made and read by CPython itself.
+//! than the rest of a call. The layout is verified at import against ints made and read by
+//! CPython itself. On 3.14+ they are built with CPython's digit writer (PEP 757) by
+//! [`int_of`], which reports an allocation failure where pyo3's conversion would panic, and
+//! read by pyo3 through the same API.
 //!
 //! Objects built here are untracked by the cycle collector (`PyObject_GC_UnTrack`): a UUID holds
 //! an int and an enum member and cannot be part of a reference cycle unless someone stores a
@@ -287,8 +289,8 @@ pub fn new_uuid(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
     }
 }
 
-/// A new `int` holding `value`: through its digits when [`digits`] is verified, else pyo3's
-/// conversion.
+/// A new `int` holding `value`: through its digits when [`digits`] is verified, else
+/// [`int_of`].
 #[inline]
 fn new_int<'py>(py: Python<'py>, t: &UuidType, value: u128) -> PyResult<Bound<'py, PyAny>> {
     if t.digits {
@@ -296,7 +298,61 @@ fn new_int<'py>(py: Python<'py>, t: &UuidType, value: u128) -> PyResult<Bound<'p
             return int;
         }
     }
-    Ok(value.into_pyobject(py)?.into_any())
+    int_of(py, value)
+}
+
+/// A new `int` of `value` through public C API, each failure a Python exception. Not pyo3's
+/// conversion: pyo3 0.30 asserts that `PyLongWriter_Create` succeeds (CPython 3.14+) and
+/// treats a NULL from `_PyLong_FromByteArray` as a bug (3.9 to 3.13), so running out of memory
+/// there panics, and a panic with no memory left to unwind with aborts the process
+/// (`tests/test_errors.py` makes bulk calls under a 1 GB address-space cap).
+fn int_of(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
+    // SAFETY: every call below returns a new reference, or NULL with an exception set; `owned`
+    // turns the first into a `Bound` and the second into an error. The writer's digit buffer
+    // holds the `count` digits it was created for, of the layout `PyLong_GetNativeLayout`
+    // reports (checked: 30-bit digits in 4 bytes, least significant first), all of which are
+    // written before `PyLongWriter_Finish`.
+    unsafe {
+        let owned = |ptr: *mut ffi::PyObject| {
+            if ptr.is_null() {
+                Err(PyErr::fetch(py))
+            } else {
+                Ok(Bound::from_owned_ptr(py, ptr))
+            }
+        };
+        if value >> 64 == 0 {
+            return owned(ffi::PyLong_FromUnsignedLongLong(value as u64));
+        }
+        #[cfg(all(Py_3_14, not(Py_LIMITED_API), not(any(PyPy, GraalPy))))]
+        {
+            let layout = &*ffi::PyLong_GetNativeLayout();
+            if (
+                layout.bits_per_digit,
+                layout.digit_size,
+                layout.digits_order,
+            ) == (30, 4, -1)
+            {
+                let count = (128 - value.leading_zeros()).div_ceil(30) as usize;
+                let mut buffer = core::ptr::null_mut();
+                #[allow(clippy::cast_possible_wrap)]
+                let writer = ffi::PyLongWriter_Create(0, count as ffi::Py_ssize_t, &raw mut buffer);
+                if writer.is_null() {
+                    return Err(PyErr::fetch(py));
+                }
+                let digits = buffer.cast::<u32>();
+                for i in 0..count {
+                    *digits.add(i) = (value >> (30 * i)) as u32 & 0x3FFF_FFFF;
+                }
+                return owned(ffi::PyLongWriter_Finish(writer));
+            }
+        }
+        // Elsewhere (fallback path, other layouts): (high << 64) | low.
+        let high = owned(ffi::PyLong_FromUnsignedLongLong((value >> 64) as u64))?;
+        let shift = owned(ffi::PyLong_FromLong(64))?;
+        let high = owned(ffi::PyNumber_Lshift(high.as_ptr(), shift.as_ptr()))?;
+        let low = owned(ffi::PyLong_FromUnsignedLongLong(value as u64))?;
+        owned(ffi::PyNumber_Or(high.as_ptr(), low.as_ptr()))
+    }
 }
 
 /// The `int` of an object whose type is exactly `uuid.UUID`, read from its slot; `None` for
