@@ -752,9 +752,16 @@ pub fn list_of<'py>(
         ffi::PyObject_GC_UnTrack(list.cast());
         let list = Bound::from_owned_ptr(py, list);
         for i in 0..len {
-            let value = item(i).map_err(|e| crate::convert::naming_the_count(py, e, len))?;
-            #[allow(clippy::cast_possible_wrap)]
-            ffi::PyList_SET_ITEM(list.as_ptr(), i as isize, value.into_ptr());
+            match item(i) {
+                #[allow(clippy::cast_possible_wrap)]
+                Ok(value) => ffi::PyList_SET_ITEM(list.as_ptr(), i as isize, value.into_ptr()),
+                Err(err) => {
+                    // Free the items made so far before the message is formatted: when they
+                    // took the last of the memory, Rust's allocator would abort the process.
+                    drop(list);
+                    return Err(crate::convert::naming_the_count(py, err, len));
+                }
+            }
         }
         ffi::PyObject_GC_Track(list.as_ptr().cast());
         Ok(list.cast_into_unchecked())
