@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+
 def need(module: str, flag: str = "UUIDX_REQUIRE_ARROW") -> Any:
     """The imported module (untyped: ``Any``); a skip when it is missing, a failure when the
     environment variable ``flag`` is ``1`` (``UUIDX_REQUIRE_SPARK`` for PySpark, which only
