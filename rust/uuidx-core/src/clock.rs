@@ -1,4 +1,4 @@
-//! Clocks for the time-based generators (RFC 9562 §6.1).
+//! Clocks for the time-based generators ([RFC 9562 §6.1](https://www.rfc-editor.org/rfc/rfc9562#section-6.1)).
 //!
 //! Generators take their time through the [`Clock`] trait so that tests can drive them with a
 //! [`ManualClock`]: clock rollback, counter overflow and the RFC vectors become deterministic.

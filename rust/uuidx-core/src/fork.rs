@@ -1,10 +1,12 @@
 //! Noticing `fork()`: a forked child is a new process that starts with a copy of its parent's
-//! memory, random generator states and UUID generator states included (RFC 9562 §6.9: a
+//! memory, random generator states and UUID generator states included ([RFC 9562 §6.9](https://www.rfc-editor.org/rfc/rfc9562#section-6.9): a
 //! child must not replay its parent's random stream).
 //!
-//! A `pthread_atfork` child handler, installed with the first thread random generator, bumps
-//! a process-wide *fork epoch* once per new process id ([`note_fork_once`]; Python's
-//! `os.register_at_fork` calls it too, and one fork counts once). Random generators reseed
+//! A `pthread_atfork` child handler, installed with the first thread random generator (or the
+//! first deterministic installation), bumps a process-wide *fork epoch* once per new process
+//! id ([`note_fork_once`]; Python's `os.register_at_fork` calls it too, and one fork counts
+//! once), and releases what the threads that did not survive the fork held in the
+//! lock-free deterministic stack ([`crate::generator::deterministic`]). Random generators reseed
 //! when the epoch moves; UUID generators watch it through a [`ForkSource`], which tests
 //! replace by a [`ManualFork`].
 
@@ -42,14 +44,17 @@ pub fn fork_epoch() -> u64 {
     FORK_EPOCH.load(Ordering::Relaxed)
 }
 
+#[cfg_attr(miri, allow(dead_code))] // Miri cannot fork: the handler is not installed there.
 extern "C" fn atfork_child() {
+    crate::generator::deterministic::after_fork_in_child();
     note_fork_once();
 }
 
 /// Installs the `pthread_atfork` child handler (once per process; later calls do nothing).
 pub(crate) fn install_handler() {
     ATFORK.call_once(|| {
-        #[cfg(unix)]
+        // Miri has no `pthread_atfork` (and cannot fork).
+        #[cfg(all(unix, not(miri)))]
         // SAFETY: registers a plain function with no captured state; `atfork_child` only
         // performs atomic operations and getpid, which are async-signal-safe as a forked
         // child requires.

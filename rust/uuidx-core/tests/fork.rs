@@ -1,13 +1,18 @@
 //! Fork handling, in a test binary of its own: `note_fork` changes process-wide state that the
-//! unit tests' generators watch. Everything runs in one test function, in order. Unix only:
-//! it forks for real.
+//! unit tests' generators watch. The tests run one at a time. Unix only: it forks for real
+//! (except under Miri, which runs the simulated forks only).
 #![cfg(unix)]
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use uuidx_core::clock::ManualClock;
 use uuidx_core::fork;
-use uuidx_core::generator::{GregorianGenerator, RollbackPolicy, V7Generator, V7Method, GLOBAL_V7};
+use uuidx_core::generator::deterministic::{self, Deterministic};
+use uuidx_core::generator::{
+    self as generator, GregorianGenerator, RollbackPolicy, V7Generator, V7Method, GLOBAL_V7,
+};
 use uuidx_core::layout::{self, split};
 use uuidx_core::random::{self, ScriptedRandom, ThreadRandom};
 use uuidx_core::Uuid;
@@ -168,11 +173,142 @@ fn real_fork_with_a_failing_first_step() {
     assert_eq!((word(2), word(3)), (word(1), word(1)), "drawn once");
 }
 
+/// Forks for real and waits at most `limit` for the child, which runs `child` and exits with
+/// its status; a child still running at the deadline is killed and reported as hung.
+fn child_status_within(limit: Duration, child: impl FnOnce() -> i32) -> Result<i32, String> {
+    // SAFETY: a fork; the child only runs `child` and `_exit`s.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork failed");
+    if pid == 0 {
+        let code = child();
+        // SAFETY: leaves the child without running the parent's exit handlers.
+        unsafe { libc::_exit(code) };
+    }
+    let deadline = Instant::now() + limit;
+    loop {
+        let mut status = 0;
+        // SAFETY: waits for our own child, without blocking.
+        let done = unsafe { libc::waitpid(pid, &raw mut status, libc::WNOHANG) };
+        if done == pid {
+            return if libc::WIFEXITED(status) {
+                Ok(libc::WEXITSTATUS(status))
+            } else {
+                Err(format!("the child died with status {status:#x}"))
+            };
+        }
+        if Instant::now() > deadline {
+            // SAFETY: kills and reaps our own child.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, &raw mut status, 0);
+            }
+            return Err(format!("the child hung for {limit:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// What a child does first under deterministic generators: one of each call, a bulk call of
+/// each kind, checked for order. Exit status 0 when all is well.
+fn deterministic_calls_in_child() -> i32 {
+    let first = generator::uuid7().unwrap();
+    let mut batch = [Uuid::NIL; 256];
+    if generator::fill_v7(&mut batch).is_err() || first >= batch[0] {
+        return 2;
+    }
+    if !batch.windows(2).all(|w| w[0] < w[1]) {
+        return 3;
+    }
+    let mut bytes = [0u8; 16 * 64];
+    let _ = generator::uuid4();
+    if generator::fill_v4_bytes(&mut bytes).is_err()
+        || generator::fill_v7_bytes(&mut bytes).is_err()
+    {
+        return 4;
+    }
+    let _ = generator::uuid1(None, None);
+    let _ = generator::uuid6(None, None);
+    let _ = generator::uuid8(None, None, None);
+    0
+}
+
+/// A real `fork()` under deterministic generators: the child continues its parent's
+/// sequence; and while other threads are inside bulk calls (and installing and uninstalling
+/// generators of their own), every child finishes: none inherits a lock it waits for forever.
+fn deterministic_fork_with_threads_inside_bulk_calls() {
+    let token = deterministic::install(
+        Deterministic::new(b"fork", 1_700_000_000_000_000_000, 1_000).unwrap(),
+    );
+    // One thread: the child returns what the parent returns next.
+    let _ = generator::uuid7().unwrap();
+    let buf = in_child(32, || {
+        let mut out = generator::uuid7().unwrap().to_bytes().to_vec();
+        out.extend_from_slice(&generator::uuid4().to_bytes());
+        out
+    });
+    assert_eq!(buf[..16], generator::uuid7().unwrap().to_bytes());
+    assert_eq!(buf[16..], generator::uuid4().to_bytes());
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut threads = Vec::new();
+    for kind in 0..3 {
+        let stop = Arc::clone(&stop);
+        threads.push(std::thread::spawn(move || {
+            let mut records = vec![0u8; 16 * 4096];
+            let mut values = vec![Uuid::NIL; 4096];
+            while !stop.load(Ordering::Relaxed) {
+                match kind {
+                    0 => generator::fill_v4_bytes(&mut records).unwrap(),
+                    1 => generator::fill_v7(&mut values).unwrap(),
+                    _ => {
+                        let inner =
+                            deterministic::install(Deterministic::new(b"inner", 0, 1).unwrap());
+                        generator::fill_v7_bytes(&mut records).unwrap();
+                        assert!(deterministic::uninstall(inner));
+                    }
+                }
+            }
+        }));
+    }
+    let children = 40;
+    let mut failures = Vec::new();
+    // Stop at the third failure: each hung child costs the whole limit.
+    for i in 0..children {
+        if failures.len() == 3 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(3));
+        match child_status_within(Duration::from_secs(10), deterministic_calls_in_child) {
+            Ok(0) => {}
+            Ok(code) => failures.push(format!("child {i}: exit status {code}")),
+            Err(why) => failures.push(format!("child {i}: {why}")),
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    for t in threads {
+        t.join().unwrap();
+    }
+    assert!(deterministic::uninstall(token));
+    assert!(failures.is_empty(), "children failed: {failures:?}");
+}
+
+/// The tests below change process-wide state (the fork epoch, the deterministic generators):
+/// one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
 #[test]
-fn fork_handling() {
+fn simulated_fork_handling() {
+    let _serial = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
     counter_after_simulated_fork();
     clock_seq_and_node_after_simulated_fork();
     note_fork_once_counts_once_per_process();
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "Miri cannot fork()")]
+fn real_fork_handling() {
+    let _serial = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
     real_fork();
     real_fork_with_a_failing_first_step();
+    deterministic_fork_with_threads_inside_bulk_calls();
 }

@@ -6,15 +6,20 @@
 //! Each kind has its own clock and its own random stream (ChaCha12 keyed by SHA-256 of the
 //! seed and the kind's name), so the UUIDs of one kind do not change when code adds calls of
 //! another. A clock starts at `start` and moves `step` nanoseconds at each reading; v1 and v6
-//! use a node drawn from the seed (with the multicast bit, RFC 9562 §6.10) instead of the
+//! use a node drawn from the seed (with the multicast bit, [RFC 9562 §6.10](https://www.rfc-editor.org/rfc/rfc9562#section-6.10)) instead of the
 //! process node.
 //!
 //! Installing one is process-wide and affects every thread; calls from several threads
 //! interleave in the order they run, so only a single thread's sequence is reproducible.
 //! Independent generators (`V7Generator` and the others) are not affected.
+//!
+//! A child forked while generators are installed continues from its parent's state, also
+//! when other threads were inside calls at the fork: neither the installed stack nor the
+//! generators, clocks and seeded streams take a lock that such a thread could have left held.
 
-use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use core::ptr;
+use core::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use super::{GregorianGenerator, RollbackPolicy, V7Generator, V7Method};
 use crate::clock::Clock;
@@ -99,55 +104,172 @@ impl Deterministic {
     }
 }
 
-/// Installed generators, innermost last, each with its token.
-static STACK: Mutex<Vec<(u64, Arc<Deterministic>)>> = Mutex::new(Vec::new());
-/// `true` while the stack is not empty: the one atomic load the process-wide functions pay.
-static ACTIVE: AtomicBool = AtomicBool::new(false);
+// The installed generators form a stack shared by every thread, read on every call while
+// one is installed. It takes no lock, so that no thread (in particular one that no longer
+// exists in a forked child) can hold up another:
+//
+// - The stack is an immutable list of `Installed` nodes, innermost first; `TOP` holds one
+//   counted reference (`Arc::into_raw`) to the innermost, or null. Installing and
+//   uninstalling build a new list (sharing the unchanged tail) and swap it in by
+//   compare-and-swap, retrying if another thread changed the stack meanwhile.
+// - A reader takes its own reference inside a *read section*: it counts itself in `READERS`,
+//   loads `TOP` and increments that node's count, then leaves the section. A thread that
+//   swapped a node out of `TOP` releases `TOP`'s reference to it only once it has seen
+//   `READERS` at zero after the swap: every reader that could still have loaded the old
+//   pointer has then taken its own reference (all four steps are `SeqCst`).
+// - Read sections are a few instructions long, so the wait is short. A fork can strand one
+//   (another thread was inside it): the `pthread_atfork` child handler resets `READERS` to
+//   zero, which is exact in the child, where the forking thread is the only thread and is not
+//   inside one.
+// - Since a list is only freed when no reference remains, and every retry holds a reference
+//   to the list it compares against, a freed node's address cannot come back as `TOP` during
+//   a compare-and-swap (no ABA).
+
+/// One installed set of generators and the installations below it.
+#[derive(Debug)]
+struct Installed {
+    token: u64,
+    generators: Arc<Deterministic>,
+    below: Option<Arc<Installed>>,
+}
+
+/// The innermost installation (an `Arc::into_raw` reference), or null.
+static TOP: AtomicPtr<Installed> = AtomicPtr::new(ptr::null_mut());
+/// How many threads are inside a read section.
+static READERS: AtomicUsize = AtomicUsize::new(0);
 static TOKENS: AtomicU64 = AtomicU64::new(1);
+
+/// The generators installed when it was taken; they stay usable (and the same) even if they
+/// are uninstalled meanwhile.
+#[derive(Debug)]
+pub(crate) struct Active(Arc<Installed>);
+
+impl core::ops::Deref for Active {
+    type Target = Deterministic;
+    fn deref(&self) -> &Deterministic {
+        &self.0.generators
+    }
+}
+
+/// A counted reference to the current top of the stack (a read section).
+fn load_top() -> Option<Arc<Installed>> {
+    READERS.fetch_add(1, Ordering::SeqCst);
+    let top = TOP.load(Ordering::SeqCst);
+    let out = (!top.is_null()).then(|| {
+        // SAFETY: `top` came from `Arc::into_raw` and `TOP`'s reference to it is only
+        // released after `READERS` was seen at zero following its removal from `TOP`; this
+        // section is counted in `READERS` and loaded it from `TOP`, so that reference is
+        // still held.
+        unsafe {
+            Arc::increment_strong_count(top);
+            Arc::from_raw(top)
+        }
+    });
+    READERS.fetch_sub(1, Ordering::SeqCst);
+    out
+}
+
+/// Replaces the stack `current` (as loaded by [`load_top`]) by `new`; `false` (and `new`
+/// dropped) if another thread changed the stack first.
+fn swap_top(current: Option<&Arc<Installed>>, new: Option<Arc<Installed>>) -> bool {
+    let expected = current.map_or(ptr::null_mut(), |c| Arc::as_ptr(c).cast_mut());
+    let raw = new.map_or(ptr::null_mut(), |n| Arc::into_raw(n).cast_mut());
+    let Ok(old) = TOP.compare_exchange(expected, raw, Ordering::SeqCst, Ordering::SeqCst) else {
+        if !raw.is_null() {
+            // SAFETY: `raw` came from `Arc::into_raw` just above and was not stored.
+            drop(unsafe { Arc::from_raw(raw) });
+        }
+        return false;
+    };
+    if !old.is_null() {
+        // Wait out the read sections that may have loaded `old` (see above).
+        while READERS.load(Ordering::SeqCst) != 0 {
+            std::thread::yield_now();
+        }
+        // SAFETY: `TOP`'s reference to `old`, which it no longer holds; every reader that
+        // loaded `old` has taken its own reference.
+        unsafe { Arc::decrement_strong_count(old) };
+    }
+    true
+}
+
+/// Forgets the read sections of threads that did not survive a fork: called in the child
+/// only, where the one thread is the one that forked.
+pub(crate) fn after_fork_in_child() {
+    READERS.store(0, Ordering::SeqCst);
+}
 
 /// Installs `generators` for the whole process until [`uninstall`] is called with the token
 /// returned. Installations nest: the latest wins.
 pub fn install(generators: Deterministic) -> u64 {
+    crate::fork::install_handler();
     let token = TOKENS.fetch_add(1, Ordering::Relaxed);
-    let mut stack = STACK.lock().unwrap_or_else(PoisonError::into_inner);
-    stack.push((token, Arc::new(generators)));
-    ACTIVE.store(true, Ordering::SeqCst);
-    token
+    let generators = Arc::new(generators);
+    loop {
+        let current = load_top();
+        let node = Arc::new(Installed {
+            token,
+            generators: Arc::clone(&generators),
+            below: current.clone(),
+        });
+        if swap_top(current.as_ref(), Some(node)) {
+            return token;
+        }
+    }
 }
 
 /// Removes the installation `token`, wherever it is in the stack; `false` if there is none.
 pub fn uninstall(token: u64) -> bool {
-    let mut stack = STACK.lock().unwrap_or_else(PoisonError::into_inner);
-    let before = stack.len();
-    stack.retain(|(t, _)| *t != token);
-    ACTIVE.store(!stack.is_empty(), Ordering::SeqCst);
-    stack.len() != before
+    loop {
+        let current = load_top();
+        // The nodes above `token`'s are copied onto the list below it.
+        let mut above = Vec::new();
+        let mut node = current.as_ref();
+        let below = loop {
+            let Some(n) = node else {
+                return false;
+            };
+            if n.token == token {
+                break n.below.clone();
+            }
+            above.push(n);
+            node = n.below.as_ref();
+        };
+        let rest = above.iter().rev().fold(below, |below, n| {
+            Some(Arc::new(Installed {
+                token: n.token,
+                generators: Arc::clone(&n.generators),
+                below,
+            }))
+        });
+        if swap_top(current.as_ref(), rest) {
+            return true;
+        }
+    }
 }
 
 /// The innermost installed generators, if any: one relaxed atomic load when there are none.
 #[inline(always)]
-pub(crate) fn active() -> Option<Arc<Deterministic>> {
-    if ACTIVE.load(Ordering::Relaxed) {
-        innermost()
-    } else {
+pub(crate) fn active() -> Option<Active> {
+    if TOP.load(Ordering::Relaxed).is_null() {
         None
+    } else {
+        innermost()
     }
 }
 
 #[cold]
 #[inline(never)]
-fn innermost() -> Option<Arc<Deterministic>> {
-    STACK
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .last()
-        .map(|(_, g)| Arc::clone(g))
+fn innermost() -> Option<Active> {
+    load_top().map(Active)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Uuid;
+    use core::sync::atomic::AtomicBool;
+    use std::sync::{Mutex, PoisonError};
 
     /// Tests that install share the process-wide stack, so they are serialised.
     static SERIAL: Mutex<()> = Mutex::new(());
@@ -206,6 +328,64 @@ mod tests {
         let clock = StepClock::new(u64::MAX - 5, 1 << 62);
         let readings: Vec<u64> = (0..4).map(|_| clock.now_unix_ns().unwrap()).collect();
         assert_eq!(readings, [u64::MAX - 5, u64::MAX, u64::MAX, u64::MAX]);
+    }
+
+    #[test]
+    fn threads_install_uninstall_and_read_the_stack_at_once() {
+        // Writers install and uninstall their own generators while a reader generates from
+        // whatever is innermost: no reading sees freed generators (Miri checks that), each
+        // token uninstalls exactly once, and nothing is left installed or counted.
+        let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+        let rounds = if cfg!(miri) { 4 } else { 300 };
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let reader = {
+            let stop = std::sync::Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut seen = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    if let Some(d) = active() {
+                        let u = d.v7.generate().unwrap();
+                        assert_eq!(u.version_number(), Some(7));
+                        seen += 1;
+                    }
+                    std::thread::yield_now();
+                }
+                seen
+            })
+        };
+        let writers: Vec<_> = (0..3u8)
+            .map(|w| {
+                std::thread::spawn(move || {
+                    for _ in 0..rounds {
+                        let token = install(Deterministic::new(&[w], 0, 1).unwrap());
+                        assert!(active().is_some());
+                        assert!(uninstall(token));
+                        assert!(!uninstall(token));
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        stop.store(true, Ordering::Relaxed);
+        reader.join().unwrap();
+        assert!(active().is_none(), "everything uninstalled");
+        assert_eq!(READERS.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn a_read_section_stranded_by_a_fork_is_forgotten_in_the_child() {
+        // A thread that was inside a read section when the process forked does not exist in
+        // the child, and its count would hold up every uninstall there for ever.
+        let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+        let token = install(Deterministic::new(b"stranded", 0, 1).unwrap());
+        READERS.fetch_add(1, Ordering::SeqCst);
+        after_fork_in_child();
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(uninstall(token)).unwrap());
+        let limit = std::time::Duration::from_secs(if cfg!(miri) { 600 } else { 20 });
+        assert_eq!(finished.recv_timeout(limit), Ok(true), "uninstall waited");
     }
 
     #[test]

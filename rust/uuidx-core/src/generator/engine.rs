@@ -1,17 +1,45 @@
-//! The compare-and-swap engine shared by every time-based generator (RFC 9562 §6.2, §6.3).
+//! The compare-and-swap engine shared by every time-based generator ([RFC 9562 §6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2), [§6.3](https://www.rfc-editor.org/rfc/rfc9562#section-6.3)).
 //!
-//! A generator's whole state is one *key* in an `AtomicU128`: for v7 the timestamp, the
-//! sub-millisecond fraction and the counter; for v1/v6 the 60-bit timestamp and the clock
-//! sequence. [`Engine::advance`] reads the clock, classifies the reading against the last key
-//! ([`Tick`]: a new tick, the same tick or a rollback within the allowance, or a rollback
-//! beyond it), asks the generator for the next key, and installs it with one
-//! compare-and-swap, retrying with backoff when another thread won. Rollback is measured from
-//! the *anchor*, the clock reading of the last new tick, not from the last key, so a key that
-//! counted ahead of the clock in a burst is never taken for a clock that went back.
+//! A generator's whole state is one word in an `AtomicU128`: the last *key* it handed out (for
+//! v7 the timestamp, the sub-millisecond fraction and the counter; for v1/v6 the 60-bit
+//! timestamp and the clock sequence) and, in the bits above the key, its *run-ahead*: how
+//! many ticks the key's timestamp is past the *anchor*, the clock reading of the step that
+//! last started from the clock. Rollback is measured from the anchor, not from the key, so a
+//! key that counted ahead of the clock in a burst is never taken for a clock that went back.
+//!
+//! [`Engine::advance`] loads the state, *then* reads the clock, classifies the reading
+//! ([`Tick`]), asks the generator for the next key and installs it with one compare-and-swap.
+//! The order is what makes the rollback test sound: the anchor travels in the same word as
+//! the key, so it is a reading that was taken before the state was installed, and so before
+//! this reading. A reading more than the allowance below it proves that the clock went back;
+//! a thread descheduled for any time after loading the state or after reading the clock
+//! cannot fake that, since the anchor it compares with is older than its reading. When the
+//! compare-and-swap fails, the state another thread installed may be newer than the reading:
+//! the retry counts on from it ([`Tick::Same`]) and never compares that reading with it, so a
+//! stale reading neither proves a rollback nor moves the timestamp, and no retry reads the
+//! clock again. (A state found to have moved on when it is loaded again after the reading is
+//! treated the same way, without spending a compare-and-swap to learn it.) Hence, in the
+//! order of the successful compare-and-swaps:
+//!
+//! - every key is greater than the one before, except a [`Tick::Reset`], installed only by a
+//!   step whose reading is more than the allowance behind a reading taken before it;
+//! - [`crate::ErrorKind::ClockRollback`] is returned only on the same proof;
+//! - a reset installs a state whose anchor is its own reading, so a second reset needs the
+//!   clock to go back beyond the allowance again, after that reading.
+//!
+//! The run-ahead field has 31 bits (5 above v7 Method 2's 122-bit key), counted in ticks: at
+//! least 214 s for v1/v6, 524 s for v7 Method 3, 31 ms for Method 2, which takes more than
+//! 2^40 UUIDs a millisecond to reach. A key that ran further ahead of its anchor than that (a
+//! clock that stands still while UUIDs are made) has no known anchor until the clock passes
+//! it: meanwhile no reading proves a rollback, and the generator counts on.
 //!
 //! A fork is noticed through a [`ForkSource`] and reported to the generator in the first
 //! step that *succeeds* after it: a step that fails (a rollback error) leaves the notice
 //! pending for the next call.
+//!
+//! The state word is reached through the [`Cells`] trait, so that a model of the engine under
+//! `loom` (the `model` module, built with `--cfg loom`) can run the same code on a narrower
+//! word of loom's atomics.
 
 use core::sync::atomic::{AtomicU64, Ordering as Relaxed};
 use portable_atomic::{AtomicU128, Ordering};
@@ -22,20 +50,16 @@ use crate::fork::ForkSource;
 use crate::time::GREGORIAN_UNIX_OFFSET_100NS;
 use crate::Result;
 
-/// Set in the state once a first key is installed, so that "no key yet" is not confused with
-/// a key of 0. No key reaches bit 127 (the widest, v7's, has 48 + 12 + 30 bits).
-const STARTED: u128 = 1 << 127;
-
 /// The unit of a generator's timestamps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TimeBase {
     /// Milliseconds since 1970, followed by `fraction_bits` bits of the millisecond (v7;
-    /// §6.2 Method 3 when `fraction_bits` is 12).
+    /// [§6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2) Method 3 when `fraction_bits` is 12).
     Unix {
         /// Bits of sub-millisecond fraction, 0 or 12.
         fraction_bits: u32,
     },
-    /// 100-ns intervals since 1582-10-15 (v1 and v6, §5.1).
+    /// 100-ns intervals since 1582-10-15 (v1 and v6, [§5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1)).
     Gregorian,
 }
 
@@ -82,8 +106,9 @@ impl TimeBase {
 pub(crate) enum Tick {
     /// The clock is past the last key's tick (or there is no key yet): start from the clock.
     New,
-    /// The clock is at or behind the last key's tick, within the rollback allowance: count on
-    /// from the last key.
+    /// Count on from the last key: the clock is at or behind its tick, by no more than the
+    /// allowance behind the anchor; or another thread installed the last key after the clock
+    /// was read.
     Same,
     /// The clock went back beyond the allowance and the policy is
     /// [`RollbackPolicy::Reset`]: start again from the clock.
@@ -103,19 +128,93 @@ pub(crate) struct Step {
     pub forked: bool,
 }
 
-/// The state, anchor and sources of one generator (see the module documentation).
-// `repr(C)` keeps `state` and `anchor` first and adjacent: the generators that embed the
-// engine first and are 64-byte aligned then have both in one cache line of their own.
+/// The atomic cells of an engine: its state word and the fork epoch of its last successful
+/// step. Loads of the state acquire and successful exchanges release it, so that a reading
+/// taken before a state was installed happens before every reading taken after it is loaded.
+pub(crate) trait Cells: Send + Sync {
+    /// Width of the state word.
+    const BITS: u32;
+    /// The state (acquire).
+    fn load(&self) -> u128;
+    /// Replaces `current` by `new` (acquire and release; may fail spuriously); on failure,
+    /// the state found.
+    fn compare_exchange(&self, current: u128, new: u128) -> core::result::Result<(), u128>;
+    /// Sets the state (release).
+    fn store(&self, state: u128);
+    /// The fork epoch of the last successful step.
+    fn fork_seen(&self) -> u64;
+    /// Records the fork epoch of a successful step.
+    fn set_fork_seen(&self, epoch: u64);
+}
+
+/// The cells of every real generator: a 128-bit word (`cmpxchg16b` on x86-64, `casp` or an
+/// LL/SC pair on AArch64) and a 64-bit epoch.
 #[derive(Debug)]
 #[repr(C)]
-pub(crate) struct Engine<C, F> {
-    /// `STARTED | key` of the last key handed out; 0 before the first.
+pub(crate) struct Native {
     state: AtomicU128,
-    /// The clock, in ticks, at the last new tick: what rollback is measured against.
-    anchor: AtomicU64,
-    /// The fork epoch of the last successful step.
     fork_seen: AtomicU64,
+}
+
+impl Native {
+    pub(crate) const fn new() -> Self {
+        Self {
+            state: AtomicU128::new(0),
+            fork_seen: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Cells for Native {
+    const BITS: u32 = 128;
+
+    #[inline]
+    fn load(&self) -> u128 {
+        self.state.load(Ordering::Acquire)
+    }
+
+    #[inline]
+    fn compare_exchange(&self, current: u128, new: u128) -> core::result::Result<(), u128> {
+        self.state
+            .compare_exchange_weak(current, new, Ordering::AcqRel, Ordering::Acquire)
+            .map(|_| ())
+    }
+
+    fn store(&self, state: u128) {
+        self.state.store(state, Ordering::Release);
+    }
+
+    #[inline]
+    fn fork_seen(&self) -> u64 {
+        self.fork_seen.load(Relaxed::Relaxed)
+    }
+
+    #[inline]
+    fn set_fork_seen(&self, epoch: u64) {
+        self.fork_seen.store(epoch, Relaxed::Relaxed);
+    }
+}
+
+/// The state, settings and sources of one generator (see the module documentation).
+// `repr(C)` keeps the cells first: the generators that embed the engine first and are
+// 64-byte aligned then have them in one cache line of their own.
+#[derive(Debug)]
+#[repr(C)]
+pub(crate) struct Engine<C, F, S = Native> {
+    /// `STARTED | run-ahead << field_shift | key` of the last key handed out; 0 before the
+    /// first.
+    cells: S,
     base: TimeBase,
+    /// The bits of a key in the state.
+    key_mask: u128,
+    /// Where the run-ahead field starts: 31 bits below `STARTED`, or right above a key too
+    /// wide for that (v7 Method 2's, which leaves 5).
+    field_shift: u32,
+    /// The largest run-ahead the field records; it stands for "this much or more", an
+    /// unknown anchor.
+    cap: u64,
+    /// A key's tick is `key >> tick_shift`.
+    tick_shift: u32,
     allowance_ns: u64,
     allowance_ticks: u64,
     policy: RollbackPolicy,
@@ -123,19 +222,77 @@ pub(crate) struct Engine<C, F> {
     fork: F,
 }
 
+impl<C, F, S: Cells> Engine<C, F, S> {
+    /// Set once a first key is installed, so that "no key yet" is not confused with a key
+    /// of 0.
+    const STARTED: u128 = 1 << (S::BITS - 1);
+}
+
 impl<C: Clock, F: ForkSource> Engine<C, F> {
+    /// An engine for keys of `key_bits` bits whose tick is `key >> tick_shift`.
     pub(crate) const fn new(
         base: TimeBase,
+        key_bits: u32,
+        tick_shift: u32,
         allowance_ns: u64,
         policy: RollbackPolicy,
         clock: C,
         fork: F,
     ) -> Self {
-        Self {
-            state: AtomicU128::new(0),
-            anchor: AtomicU64::new(0),
-            fork_seen: AtomicU64::new(0),
+        Self::with_cells(
             base,
+            key_bits,
+            tick_shift,
+            allowance_ns,
+            policy,
+            clock,
+            fork,
+            Native::new(),
+        )
+    }
+
+    /// Replaces the fork source (the engine is fresh: nothing to carry over but its settings).
+    pub(crate) fn with_fork<G: ForkSource>(self, fork: G) -> Engine<C, G> {
+        Engine::new(
+            self.base,
+            self.key_mask.count_ones(),
+            self.tick_shift,
+            self.allowance_ns,
+            self.policy,
+            self.clock,
+            fork,
+        )
+    }
+}
+
+impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) const fn with_cells(
+        base: TimeBase,
+        key_bits: u32,
+        tick_shift: u32,
+        allowance_ns: u64,
+        policy: RollbackPolicy,
+        clock: C,
+        fork: F,
+        cells: S,
+    ) -> Self {
+        assert!(
+            key_bits < S::BITS - 1,
+            "a key leaves no room for the run-ahead"
+        );
+        let field_shift = if key_bits > S::BITS - 32 {
+            key_bits
+        } else {
+            S::BITS - 32
+        };
+        Self {
+            cells,
+            base,
+            key_mask: (1 << key_bits) - 1,
+            field_shift,
+            cap: (1 << (S::BITS - 1 - field_shift)) - 1,
+            tick_shift,
             allowance_ns,
             allowance_ticks: base.ticks_in(allowance_ns),
             policy,
@@ -160,105 +317,123 @@ impl<C: Clock, F: ForkSource> Engine<C, F> {
         &self.fork
     }
 
-    /// Replaces the fork source (the engine is fresh: nothing to carry over but its settings).
-    pub(crate) fn with_fork<G: ForkSource>(self, fork: G) -> Engine<C, G> {
-        Engine::new(self.base, self.allowance_ns, self.policy, self.clock, fork)
-    }
-
-    /// The clock in ticks.
     #[inline]
-    fn now(&self) -> Result<u64> {
-        Ok(self.base.ticks(self.clock.now_unix_ns()?))
+    fn tick_of(&self, key: u128) -> u64 {
+        (key >> self.tick_shift) as u64
     }
 
-    /// Installs the next key. `tick_of(key)` is the tick a key belongs to; `next(step)` returns
-    /// the key to install and the value to hand back (it may be called again, with a newer
-    /// `last`, when another thread won the race).
+    /// The key and run-ahead of a started state.
+    #[inline]
+    fn unpack(&self, state: u128) -> (u128, u64) {
+        let run_ahead = if S::BITS == 128 {
+            // The field is in the high half: a 64-bit shift.
+            ((state >> 64) as u64 >> (self.field_shift - 64)) & self.cap
+        } else {
+            (state >> self.field_shift) as u64 & self.cap
+        };
+        (state & self.key_mask, run_ahead)
+    }
+
+    /// The state for `key` with `run_ahead` (at most `cap`).
+    #[inline]
+    fn pack(&self, key: u128, run_ahead: u64) -> u128 {
+        let field = if S::BITS == 128 {
+            u128::from(run_ahead << (self.field_shift - 64)) << 64
+        } else {
+            u128::from(run_ahead) << self.field_shift
+        };
+        Self::STARTED | field | key
+    }
+
+    /// Installs the next key. `next(step)` returns the key to install and the value to hand
+    /// back (it may be called again, with a newer `last`, when another thread won the race).
     ///
     /// # Errors
     /// A clock error; [`crate::ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`];
     /// whatever `next` returns (the state is then unchanged).
     #[inline]
-    pub(crate) fn advance<T>(
-        &self,
-        tick_of: impl Fn(u128) -> u64,
-        mut next: impl FnMut(&Step) -> Result<(u128, T)>,
-    ) -> Result<T> {
+    pub(crate) fn advance<T>(&self, mut next: impl FnMut(&Step) -> Result<(u128, T)>) -> Result<T> {
         let epoch = self.fork.epoch();
-        let forked = epoch != self.fork_seen.load(Relaxed::Relaxed);
-        let mut now = self.now()?;
-        let mut reread = false;
-        let mut state = self.state.load(Ordering::Acquire);
+        let forked = epoch != self.cells.fork_seen();
+        // The state first: its anchor must be a reading taken before this one.
+        let mut state = self.cells.load();
+        let now = self.base.ticks(self.clock.now_unix_ns()?);
+        // A state that moved on meanwhile was installed after the reading: count on from it
+        // (as after a lost compare-and-swap, which this spares).
+        let current = self.cells.load();
+        let mut first = current == state;
+        state = current;
+        let cap = self.cap;
         let mut backoff = Backoff::default();
         loop {
-            let last = (state & STARTED != 0).then_some(state & !STARTED);
-            let tick = match last {
-                Some(key) if now <= tick_of(key) => {
-                    let behind = self.anchor.load(Relaxed::Relaxed).saturating_sub(now);
-                    if behind <= self.allowance_ticks {
-                        Tick::Same
-                    } else if !reread {
-                        // A thread descheduled since it read the clock would see a rollback
-                        // that never happened: read the clock again before deciding.
-                        reread = true;
-                        now = self.now()?;
-                        continue;
-                    } else if self.policy == RollbackPolicy::Reset {
-                        Tick::Reset
-                    } else {
-                        return Err(rollback_error(self.base.ns(behind), self.allowance_ns));
+            let started = state & Self::STARTED != 0;
+            let (last_key, run_ahead) = self.unpack(state);
+            let last_tick = self.tick_of(last_key);
+            let tick = if !started {
+                Tick::New
+            } else if !first {
+                // Installed after `now` was read: count on from it.
+                Tick::Same
+            } else if now > last_tick {
+                Tick::New
+            } else {
+                // `anchor <= last_tick`: with `now <= last_tick`, no overflow below.
+                let anchor = last_tick - run_ahead;
+                if run_ahead < cap && anchor - now.min(anchor) > self.allowance_ticks {
+                    if self.policy == RollbackPolicy::Error {
+                        return Err(rollback_error(
+                            self.base.ns(anchor - now),
+                            self.allowance_ns,
+                        ));
                     }
+                    Tick::Reset
+                } else {
+                    Tick::Same
                 }
-                _ => Tick::New,
             };
             let step = Step {
-                last,
+                last: started.then_some(last_key),
                 now,
                 tick,
                 forked,
             };
             let (key, out) = next(&step)?;
-            debug_assert_eq!(key & STARTED, 0, "a key reached bit 127");
-            match self.state.compare_exchange_weak(
-                state,
-                key | STARTED,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => {
-                    self.record(tick, now);
+            debug_assert_eq!(key & !self.key_mask, 0, "a key wider than its layout");
+            let key_tick = self.tick_of(key);
+            let run_ahead = match tick {
+                Tick::New | Tick::Reset => {
+                    debug_assert!(key_tick >= now, "a step from the clock went below it");
+                    key_tick.saturating_sub(now).min(cap)
+                }
+                Tick::Same if run_ahead == cap => cap,
+                Tick::Same => run_ahead
+                    .saturating_add(key_tick.saturating_sub(last_tick))
+                    .min(cap),
+            };
+            match self
+                .cells
+                .compare_exchange(state, self.pack(key, run_ahead))
+            {
+                Ok(()) => {
                     if forked {
-                        self.fork_seen.store(epoch, Relaxed::Relaxed);
+                        self.cells.set_fork_seen(epoch);
                     }
                     return Ok(out);
                 }
                 Err(current) => {
                     backoff.pause();
                     state = current;
+                    first = false;
                 }
             }
         }
     }
 
-    /// Installs `key` as the last key handed out, as a step would have (the anchor and the
-    /// fork epoch are left as they are).
+    /// Installs `key` as the last key handed out, with its own tick as the anchor (the fork
+    /// epoch is left as it is).
     pub(crate) fn restore(&self, key: u128) {
-        debug_assert_eq!(key & STARTED, 0, "a key reached bit 127");
-        self.state.store(key | STARTED, Ordering::Release);
-    }
-
-    /// Updates the anchor after a successful step at clock `now`.
-    #[inline]
-    fn record(&self, tick: Tick, now: u64) {
-        match tick {
-            // A racing thread may store a slightly older reading; the anchor then
-            // underestimates the clock, which only makes rollback detection more lenient.
-            Tick::New if self.anchor.load(Relaxed::Relaxed) < now => {
-                self.anchor.store(now, Relaxed::Relaxed);
-            }
-            Tick::Reset => self.anchor.store(now, Relaxed::Relaxed),
-            Tick::New | Tick::Same => {}
-        }
+        debug_assert_eq!(key & !self.key_mask, 0, "a key wider than its layout");
+        self.cells.store(self.pack(key, 0));
     }
 }
 
@@ -278,6 +453,9 @@ impl Backoff {
     }
 }
 
+#[cfg(all(test, loom))]
+mod model;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,33 +463,35 @@ mod tests {
     use crate::fork::ManualFork;
     use crate::ErrorKind;
 
-    fn engine(policy: RollbackPolicy) -> Engine<ManualClock, ManualFork> {
+    type Test = Engine<ManualClock, ManualFork>;
+
+    /// Keys are plain millisecond counters (64 bits, the tick is the key).
+    fn engine(policy: RollbackPolicy, allowance_ns: u64, key_bits: u32) -> Test {
         Engine::new(
             TimeBase::Unix { fraction_bits: 0 },
-            10_000_000,
+            key_bits,
+            0,
+            allowance_ns,
             policy,
             ManualClock::new(1_000_000_000),
             ManualFork::new(),
         )
     }
 
-    /// Keys are plain millisecond counters: the next key is `now` or `last + 1`.
-    fn step(e: &Engine<ManualClock, ManualFork>) -> Result<Step> {
-        e.advance(
-            |key| key as u64,
-            |s| {
-                let key = match (s.tick, s.last) {
-                    (Tick::Same, Some(last)) => last + 1,
-                    _ => u128::from(s.now),
-                };
-                Ok((key, *s))
-            },
-        )
+    /// The next key is `now` or `last + 1`.
+    fn step(e: &Test) -> Result<Step> {
+        e.advance(|s| {
+            let key = match (s.tick, s.last) {
+                (Tick::Same, Some(last)) => last + 1,
+                _ => u128::from(s.now),
+            };
+            Ok((key, *s))
+        })
     }
 
     #[test]
     fn classifies_ticks_against_the_anchor() {
-        let e = engine(RollbackPolicy::Error);
+        let e = engine(RollbackPolicy::Error, 10_000_000, 64);
         let first = step(&e).unwrap();
         assert_eq!((first.last, first.now, first.tick), (None, 1000, Tick::New));
         assert_eq!(step(&e).unwrap().tick, Tick::Same);
@@ -328,17 +508,65 @@ mod tests {
                 allowance_ns: 10_000_000
             }
         );
-        let e = engine(RollbackPolicy::Reset);
+        let e = engine(RollbackPolicy::Reset, 10_000_000, 64);
         step(&e).unwrap();
         e.clock.rewind(20_000_000);
         let reset = step(&e).unwrap();
         assert_eq!((reset.tick, reset.now), (Tick::Reset, 980));
+        // The reset is the new anchor: 5 ms further back is within the allowance of it.
+        e.clock.rewind(5_000_000);
+        assert_eq!(step(&e).unwrap().tick, Tick::Same);
+    }
+
+    #[test]
+    fn the_anchor_survives_a_run_ahead() {
+        // A frozen clock: 50 steps carry the key 50 ms past the anchor, which stays the
+        // reading of the first step.
+        let e = engine(RollbackPolicy::Error, 10_000_000, 64);
+        for _ in 0..50 {
+            step(&e).unwrap();
+        }
+        assert_eq!(step(&e).unwrap().last, Some(1049));
+        e.clock.rewind(10_000_000);
+        assert_eq!(step(&e).unwrap().tick, Tick::Same, "10 ms: within");
+        e.clock.rewind(1_000_000);
+        let err = step(&e).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::ClockRollback {
+                behind_ns: 11_000_000,
+                allowance_ns: 10_000_000
+            }
+        );
+    }
+
+    #[test]
+    fn a_run_ahead_beyond_the_field_forgets_the_anchor_until_the_clock_passes() {
+        // 122-bit keys leave 5 bits: run-ahead up to 30 ms is known, 31 means "31 or more".
+        let e = engine(RollbackPolicy::Error, 1_000_000, 122);
+        assert_eq!(e.cap, 31);
+        for _ in 0..=30 {
+            step(&e).unwrap();
+        }
+        e.clock.rewind(2_000_000);
+        assert!(step(&e).unwrap_err().is_clock_rollback(), "30 ms: known");
+        e.clock.advance(2_000_000);
+        step(&e).unwrap(); // 31 ms ahead: the anchor is forgotten
+        e.clock.rewind(2_000_000);
+        assert_eq!(step(&e).unwrap().tick, Tick::Same, "no proof without it");
+        // A clock past the key starts a new tick with a known anchor again.
+        e.clock.advance(100_000_000);
+        assert_eq!(step(&e).unwrap().tick, Tick::New);
+        e.clock.rewind(2_000_000);
+        assert!(step(&e).unwrap_err().is_clock_rollback());
     }
 
     #[test]
     fn a_key_of_zero_is_a_key() {
         let e = Engine::new(
             TimeBase::Unix { fraction_bits: 0 },
+            64,
+            0,
             0,
             RollbackPolicy::Error,
             ManualClock::new(0),
@@ -350,7 +578,7 @@ mod tests {
 
     #[test]
     fn a_fork_is_reported_once_by_the_first_step_that_succeeds() {
-        let e = engine(RollbackPolicy::Error);
+        let e = engine(RollbackPolicy::Error, 10_000_000, 64);
         assert!(!step(&e).unwrap().forked);
         e.fork.fork();
         // The first step after the fork fails: the notice must survive it.
@@ -365,25 +593,19 @@ mod tests {
         assert!(!step(&e).unwrap().forked, "reported once");
         // A failure from the generator itself leaves the notice pending too.
         e.fork.fork();
-        let failed: Result<()> = e.advance(
-            |k| k as u64,
-            |_| Err(crate::Error::invalid_length("x", 1, 2)),
-        );
+        let failed: Result<()> = e.advance(|_| Err(crate::Error::invalid_length("x", 1, 2)));
         assert!(failed.is_err());
         assert!(step(&e).unwrap().forked);
     }
 
     #[test]
     fn a_failing_step_leaves_the_state_unchanged() {
-        let e = engine(RollbackPolicy::Error);
+        let e = engine(RollbackPolicy::Error, 10_000_000, 64);
         step(&e).unwrap();
-        let before = e.state.load(Ordering::SeqCst);
-        let failed: Result<()> = e.advance(
-            |k| k as u64,
-            |_| Err(crate::Error::invalid_length("x", 1, 2)),
-        );
+        let before = e.cells.load();
+        let failed: Result<()> = e.advance(|_| Err(crate::Error::invalid_length("x", 1, 2)));
         assert!(failed.is_err());
-        assert_eq!(e.state.load(Ordering::SeqCst), before);
+        assert_eq!(e.cells.load(), before);
     }
 
     #[test]

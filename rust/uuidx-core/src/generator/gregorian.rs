@@ -1,10 +1,10 @@
-//! The lock-free monotonic generator for versions 1 and 6 (RFC 9562 §5.1, §5.6, §6.1, §6.3).
+//! The lock-free monotonic generator for versions 1 and 6 ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1), [§5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6), [§6.1](https://www.rfc-editor.org/rfc/rfc9562#section-6.1), [§6.3](https://www.rfc-editor.org/rfc/rfc9562#section-6.3)).
 //!
 //! The key is the last 60-bit Gregorian timestamp (100-ns ticks since 1582-10-15) followed by
 //! the 14-bit clock sequence, advanced by the shared engine's compare-and-swap. Timestamps are
 //! kept strictly increasing: a clock that has not moved on (a coarse clock, or a burst within
 //! one 100-ns tick) yields the last timestamp plus one tick. The clock sequence is random at
-//! start (§6.3, "instead of stable storage") and is drawn again, different from the last one,
+//! start ([§6.3](https://www.rfc-editor.org/rfc/rfc9562#section-6.3), "instead of stable storage") and is drawn again, different from the last one,
 //! when the clock goes back beyond the allowance under [`RollbackPolicy::Reset`] and in a
 //! forked child.
 //!
@@ -101,7 +101,7 @@ impl<C: Clock, R: RandomSource> GregorianGenerator<C, R> {
             }));
         }
         if let Some(node) = node {
-            layout::check_fields(&[layout::v1::FIELDS[2]], [node])?;
+            layout::check_fields(&[layout::v1::NODE], [node])?;
         }
         Ok(Self::build(
             version,
@@ -126,7 +126,15 @@ impl<C: Clock, R: RandomSource, F: ForkSource> GregorianGenerator<C, R, F> {
         fork: F,
     ) -> Self {
         Self {
-            engine: Engine::new(TimeBase::Gregorian, allowance_ns, policy, clock, fork),
+            engine: Engine::new(
+                TimeBase::Gregorian,
+                74,
+                14,
+                allowance_ns,
+                policy,
+                clock,
+                fork,
+            ),
             version,
             node,
             random,
@@ -205,39 +213,36 @@ impl<C: Clock, R: RandomSource, F: ForkSource> GregorianGenerator<C, R, F> {
     /// # Errors
     /// As [`GregorianGenerator::generate`].
     pub fn next_timestamp(&self) -> Result<(u64, u16)> {
-        self.engine.advance(
-            |key| (key >> 14) as u64,
-            |s: &Step| {
-                let last = s
-                    .last
-                    .map(|key| ((key >> 14) as u64, (key & 0x3FFF) as u16));
-                let ts = match (s.tick, last) {
-                    (Tick::Same, Some((last_ts, _))) => last_ts + 1,
-                    _ => s.now,
-                };
-                // A new clock sequence, different from the one it replaces (§6.3), at the
-                // start, after a reset and in a forked child; drawn only then.
-                let seq = match last {
-                    None => (self.random.next_u64()? & 0x3FFF) as u16,
-                    Some((_, last_seq)) if s.forked || s.tick == Tick::Reset => {
-                        let fresh = (self.random.next_u64()? & 0x3FFF) as u16;
-                        if fresh == last_seq {
-                            fresh ^ 1
-                        } else {
-                            fresh
-                        }
+        self.engine.advance(|s: &Step| {
+            let last = s
+                .last
+                .map(|key| ((key >> 14) as u64, (key & 0x3FFF) as u16));
+            let ts = match (s.tick, last) {
+                (Tick::Same, Some((last_ts, _))) => last_ts + 1,
+                _ => s.now,
+            };
+            // A new clock sequence, different from the one it replaces (§6.3), at the
+            // start, after a reset and in a forked child; drawn only then.
+            let seq = match last {
+                None => (self.random.next_u64()? & 0x3FFF) as u16,
+                Some((_, last_seq)) if s.forked || s.tick == Tick::Reset => {
+                    let fresh = (self.random.next_u64()? & 0x3FFF) as u16;
+                    if fresh == last_seq {
+                        fresh ^ 1
+                    } else {
+                        fresh
                     }
-                    Some((_, last_seq)) => last_seq,
-                };
-                if ts > MAX_GREGORIAN_100NS {
-                    return Err(out_of_range(
-                        "a 60-bit Gregorian timestamp (until 5236-03-31)",
-                        format_args!("{ts} (100-ns ticks since 1582-10-15)"),
-                    ));
                 }
-                Ok(((u128::from(ts) << 14) | u128::from(seq), (ts, seq)))
-            },
-        )
+                Some((_, last_seq)) => last_seq,
+            };
+            if ts > MAX_GREGORIAN_100NS {
+                return Err(out_of_range(
+                    "a 60-bit Gregorian timestamp (until 5236-03-31)",
+                    format_args!("{ts} (100-ns ticks since 1582-10-15)"),
+                ));
+            }
+            Ok(((u128::from(ts) << 14) | u128::from(seq), (ts, seq)))
+        })
     }
 }
 

@@ -1,11 +1,13 @@
-//! Lock-free monotonic generators for the time-based versions (RFC 9562 §6.1-§6.3).
+//! Lock-free monotonic generators for the time-based versions ([RFC 9562 §6.1](https://www.rfc-editor.org/rfc/rfc9562#section-6.1)-[§6.3](https://www.rfc-editor.org/rfc/rfc9562#section-6.3)).
 //!
 //! Each generator keeps its state in one 128-bit atomic word (`portable_atomic::AtomicU128`:
-//! `cmpxchg16b` on x86-64, `casp`/LL-SC pairs on AArch64) advanced by compare-and-swap, plus a
-//! 64-bit anchor (the clock reading of the last new tick) that rollback is measured against; no
-//! mutex, read-write lock or spin lock is taken on the generation path. One engine (the
-//! private `engine` module) runs that loop for every version; the versions differ only in how
-//! they compute the next key from the last one.
+//! `cmpxchg16b` on x86-64, `casp`/LL-SC pairs on AArch64) advanced by compare-and-swap: the
+//! last key and, above it, how far that key ran ahead of the anchor (the clock reading of the
+//! last new tick) that rollback is measured against; no mutex, read-write lock or spin lock is
+//! taken on the generation path. One engine (the private `engine` module) runs that loop for
+//! every version; the versions differ only in how they compute the next key from the last one.
+//! A clock rollback beyond the allowance is declared only on proof: a reading more than the
+//! allowance below one taken before it, however long the thread was descheduled in between.
 //!
 //! The successful CAS orders all calls of one generator. For v6 and v7 every UUID it returns
 //! is strictly greater than every UUID it returned before, across all threads; for v1, whose
@@ -26,6 +28,8 @@
 pub mod deterministic;
 mod engine;
 pub mod gregorian;
+#[cfg(test)]
+mod interleavings;
 pub mod v7;
 
 pub use gregorian::GregorianGenerator;
@@ -36,14 +40,14 @@ use crate::random::{RandomSource as _, ThreadRandom};
 use crate::{Error, ErrorKind, Result, Uuid};
 
 /// What a generator does when the clock is behind its last timestamp by more than the
-/// rollback allowance (RFC 9562 §6.2, "Monotonic Error Checking").
+/// rollback allowance ([RFC 9562 §6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2), "Monotonic Error Checking").
 ///
 /// Within the allowance a generator always stays monotonic by reusing its last timestamp and
 /// advancing the counter; this policy only decides the larger jumps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RollbackPolicy {
     /// Follow the clock back: the next UUID is built from the new, earlier time (v1 and v6
-    /// draw a new clock sequence, §6.3). Uniqueness holds; ordering against earlier UUIDs
+    /// draw a new clock sequence, [§6.3](https://www.rfc-editor.org/rfc/rfc9562#section-6.3)). Uniqueness holds; ordering against earlier UUIDs
     /// does not. The default.
     Reset,
     /// Refuse: generation fails with [`ErrorKind::ClockRollback`] until the clock has caught
@@ -123,7 +127,7 @@ pub fn fill_v7_bytes(out: &mut [u8]) -> Result<()> {
     }
 }
 
-/// Python's `uuid.uuid4()`: 122 bits from the thread CSPRNG (RFC 9562 §5.4).
+/// Python's `uuid.uuid4()`: 122 bits from the thread CSPRNG ([RFC 9562 §5.4](https://www.rfc-editor.org/rfc/rfc9562#section-5.4)).
 #[inline(always)]
 pub fn uuid4() -> Uuid {
     match deterministic::active() {
@@ -166,7 +170,7 @@ pub fn fill_v4_bytes(out: &mut [u8]) -> Result<()> {
 /// [`ErrorKind::FieldOutOfRange`] for a node of 48 bits or more; a clock before 1970.
 pub fn uuid1(node: Option<u64>, clock_seq: Option<u64>) -> Result<Uuid> {
     if let Some(node) = node {
-        crate::layout::check_fields(&[crate::layout::v1::FIELDS[2]], [node])?;
+        crate::layout::check_fields(&[crate::layout::v1::NODE], [node])?;
     }
     match deterministic::active() {
         None => GLOBAL_V1.generate_with(node, clock_seq),

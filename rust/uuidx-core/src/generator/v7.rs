@@ -1,4 +1,4 @@
-//! The lock-free monotonic version 7 generator (RFC 9562 §5.7, §6.2 Methods 1-3).
+//! The lock-free monotonic version 7 generator ([RFC 9562 §5.7](https://www.rfc-editor.org/rfc/rfc9562#section-5.7), [§6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2) Methods 1-3).
 //!
 //! A version 7 UUID has 74 bits after its 48-bit millisecond timestamp. The generator splits
 //! them, left to right, into `F` bits of sub-millisecond time (Method 3), `C` counter bits
@@ -13,7 +13,7 @@
 //! its top bit clear (the rollover guard); the same tick (or a clock within the rollback
 //! allowance behind it) increments the last key. Because the key is one integer, a counter
 //! that overflows carries into the fraction and the timestamp, moving them ahead of the clock
-//! as §6.2 allows, and never repeats a value. The random bits are drawn fresh for each UUID
+//! as [§6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2) allows, and never repeats a value. The random bits are drawn fresh for each UUID
 //! and are not part of the state. The compare-and-swap loop is the shared engine's.
 
 use super::engine::{Engine, Step, Tick, TimeBase};
@@ -24,7 +24,7 @@ use crate::layout::low_bits;
 use crate::random::{RandomSource, ThreadRandom};
 use crate::{Error, ErrorKind, Result, Uuid};
 
-/// How the 74 bits after the timestamp are used (RFC 9562 §6.2).
+/// How the 74 bits after the timestamp are used ([RFC 9562 §6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum V7Method {
     /// Method 1, fixed bit-length dedicated counter: `bits` (12 to 42) counter bits after the
@@ -63,6 +63,14 @@ impl V7Method {
     /// processes, 48 fresh random bits in every UUID, and at least 8192 UUIDs per 244 ns tick
     /// before the counter carries into the clock (over 30 billion a second).
     pub const DEFAULT: Self = Self::SubMillisecond { counter_bits: 14 };
+
+    /// Every method with its default width, the default first.
+    pub const ALL: [Self; 4] = [
+        Self::DEFAULT,
+        Self::Counter { bits: 42 },
+        Self::MonotonicRandom { increment_bits: 32 },
+        Self::CPython,
+    ];
 
     /// The method's name: `counter` (Method 1), `monotonic_random` (Method 2),
     /// `submillisecond` (Method 3) or `cpython` (CPython 3.14's algorithm).
@@ -199,7 +207,7 @@ pub struct V7Generator<C = SystemClock, R = ThreadRandom, F = ProcessFork> {
     random_bits: u32,
     /// Random bits one call needs: the tail, the counter seed and the increment.
     entropy_bits: u32,
-    /// A fixed node id of `node_bits` bits at the top of the random part (RFC 9562 §6.4).
+    /// A fixed node id of `node_bits` bits at the top of the random part ([RFC 9562 §6.4](https://www.rfc-editor.org/rfc/rfc9562#section-6.4)).
     node: u64,
     node_bits: u32,
     random: R,
@@ -272,6 +280,8 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         Self {
             engine: Engine::new(
                 TimeBase::Unix { fraction_bits },
+                48 + fraction_bits + counter_bits,
+                counter_bits,
                 allowance_ns,
                 policy,
                 clock,
@@ -289,7 +299,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     }
 
     /// The same generator with a fixed `node_bits`-bit node id (1 to 32) right after the
-    /// counter, in the top bits of the random part (RFC 9562 §6.4, "distributed UUID
+    /// counter, in the top bits of the random part ([RFC 9562 §6.4](https://www.rfc-editor.org/rfc/rfc9562#section-6.4), "distributed UUID
     /// generation"): generators with different node ids never make the same UUID, and each
     /// stays monotonic. The random part keeps `random_bits - node_bits` fresh bits.
     ///
@@ -424,7 +434,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// As [`V7Generator::generate`]; [`ErrorKind::InvalidLength`] unless `out.len()` is a
     /// multiple of 16.
     pub fn fill_bytes(&self, out: &mut [u8]) -> Result<()> {
-        if out.len() % 16 != 0 {
+        if !out.len().is_multiple_of(16) {
             return Err(Error::invalid_length(
                 "a buffer of UUIDs (a multiple of 16)",
                 out.len().next_multiple_of(16),
@@ -489,38 +499,35 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         };
         let span = u128::from(count.max(1)) - 1;
         let mut jump = None;
-        self.engine.advance(
-            |key| (key >> c) as u64,
-            |s: &Step| {
-                let first = match (s.tick, s.last) {
-                    (Tick::Same, Some(last)) => {
-                        // A forked child jumps ahead by a random amount, so that it and its
-                        // parent, which continue from the same state, are unlikely to step
-                        // through the same counter values.
-                        let jump = if c > 1 && s.forked {
-                            match jump {
-                                Some(j) => j,
-                                None => *jump.insert(u128::from(
-                                    self.random.next_u64()? & ((1 << (c - 1).min(32)) - 1),
-                                )),
-                            }
-                        } else {
-                            0
-                        };
-                        last + step + jump
-                    }
-                    _ => (u128::from(s.now) << c) | seed,
-                };
-                let end = first + span;
-                if end >> self.key_bits() != 0 {
-                    return Err(out_of_range(
-                        "a version 7 UUID (48-bit milliseconds since 1970)",
-                        format_args!("{} ms", end >> (self.key_bits() - 48)),
-                    ));
+        self.engine.advance(|s: &Step| {
+            let first = match (s.tick, s.last) {
+                (Tick::Same, Some(last)) => {
+                    // A forked child jumps ahead by a random amount, so that it and its
+                    // parent, which continue from the same state, are unlikely to step
+                    // through the same counter values.
+                    let jump = if c > 1 && s.forked {
+                        match jump {
+                            Some(j) => j,
+                            None => *jump.insert(u128::from(
+                                self.random.next_u64()? & ((1 << (c - 1).min(32)) - 1),
+                            )),
+                        }
+                    } else {
+                        0
+                    };
+                    last + step + jump
                 }
-                Ok((end, first))
-            },
-        )
+                _ => (u128::from(s.now) << c) | seed,
+            };
+            let end = first + span;
+            if end >> self.key_bits() != 0 {
+                return Err(out_of_range(
+                    "a version 7 UUID (48-bit milliseconds since 1970)",
+                    format_args!("{} ms", end >> (self.key_bits() - 48)),
+                ));
+            }
+            Ok((end, first))
+        })
     }
 
     /// Puts a generator of the `cpython` method in the state CPython 3.14's module is in after
@@ -564,38 +571,35 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                 rand as u32 as u64,
             ))
         };
-        let (timestamp, counter, tail) = self.engine.advance(
-            |key| (key >> CPYTHON_COUNTER_BITS) as u64,
-            |s: &Step| {
-                let (timestamp, counter, tail) = match s.last {
-                    // The allowance is infinite: every clock at or behind the last timestamp
-                    // comes here.
-                    Some(last) if s.tick == Tick::Same => {
-                        let last_ms = (last >> CPYTHON_COUNTER_BITS) as u64;
-                        let timestamp = if s.now < last_ms {
-                            last_ms + 1
-                        } else {
-                            last_ms
-                        };
-                        let counter = (last & CPYTHON_COUNTER_MAX) + 1;
-                        if counter > CPYTHON_COUNTER_MAX {
-                            let (seed, tail) = draw_seed()?;
-                            (timestamp + 1, seed, tail)
-                        } else {
-                            let mut tail = [0u8; 4];
-                            self.random.fill(&mut tail)?;
-                            (timestamp, counter, u64::from(u32::from_be_bytes(tail)))
-                        }
-                    }
-                    _ => {
+        let (timestamp, counter, tail) = self.engine.advance(|s: &Step| {
+            let (timestamp, counter, tail) = match s.last {
+                // The allowance is infinite: every clock at or behind the last timestamp
+                // comes here.
+                Some(last) if s.tick == Tick::Same => {
+                    let last_ms = (last >> CPYTHON_COUNTER_BITS) as u64;
+                    let timestamp = if s.now < last_ms {
+                        last_ms + 1
+                    } else {
+                        last_ms
+                    };
+                    let counter = (last & CPYTHON_COUNTER_MAX) + 1;
+                    if counter > CPYTHON_COUNTER_MAX {
                         let (seed, tail) = draw_seed()?;
-                        (s.now, seed, tail)
+                        (timestamp + 1, seed, tail)
+                    } else {
+                        let mut tail = [0u8; 4];
+                        self.random.fill(&mut tail)?;
+                        (timestamp, counter, u64::from(u32::from_be_bytes(tail)))
                     }
-                };
-                let key = (u128::from(timestamp) << CPYTHON_COUNTER_BITS) | counter;
-                Ok((key, (timestamp, counter, tail)))
-            },
-        )?;
+                }
+                _ => {
+                    let (seed, tail) = draw_seed()?;
+                    (s.now, seed, tail)
+                }
+            };
+            let key = (u128::from(timestamp) << CPYTHON_COUNTER_BITS) | counter;
+            Ok((key, (timestamp, counter, tail)))
+        })?;
         // 3.14 keeps the low 48 bits of the timestamp (`timestamp_ms & 0xffff_ffff_ffff`).
         Ok(crate::layout::join(
             7,
