@@ -37,6 +37,7 @@ fn kernels(c: &mut Criterion) {
                 Encoding::Hyphenated,
                 &mut text,
                 &mut valid,
+                column::run_to_end,
             )
         });
     });
@@ -47,6 +48,7 @@ fn kernels(c: &mut Criterion) {
                 &mut records,
                 &mut valid,
                 OnError::Raise,
+                column::run_to_end,
             )
         });
     });
@@ -60,6 +62,7 @@ fn kernels(c: &mut Criterion) {
                 names.iter().map(|n| Some(n.as_bytes())),
                 &mut records,
                 &mut valid,
+                column::run_to_end,
             )
         });
     });
@@ -72,6 +75,7 @@ fn kernels(c: &mut Criterion) {
                 &mut times,
                 &mut valid,
                 OnError::Raise,
+                column::run_to_end,
             )
         });
     });

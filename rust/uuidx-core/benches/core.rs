@@ -1,25 +1,21 @@
 //! Criterion benchmarks of the core hot paths: parsing and formatting (RFC 9562 §4), the
-//! named encodings and TypeIDs (issue #11),
-//! name-based hashing (§5.3, §5.5, Appendix B.2), v4 (§5.4) and v7 (§5.7) generation, and
-//! the lock-free v7 generator under contention against a mutex-based reference (§6.2).
+//! named encodings and TypeIDs,
+//! name-based hashing (§5.3, §5.5, Appendix B.2), v4 (§5.4) and v7 (§5.7) generation. The
+//! lock-free generator under contention, against a mutex-based reference: `benches/contention.rs`.
 //!
 //! `cargo bench -p uuidx-core --bench core -- --warm-up-time 1 --measurement-time 2`
 //!
 //! These are measurements, not assertions: nothing here fails on a slow machine.
 
-use criterion::{
-    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
-};
+use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use std::sync::{Barrier, Mutex};
-use std::time::{Duration, Instant};
-use uuidx_core::clock::{Clock as _, SystemClock};
+use uuidx_core::encoding::hex;
 use uuidx_core::encoding::Encoding;
 use uuidx_core::generator::{RollbackPolicy, V7Generator, V7Method, GLOBAL_V7};
 use uuidx_core::name::{self, Algorithm};
 use uuidx_core::random::ThreadRandom;
 use uuidx_core::typeid;
-use uuidx_core::{format, layout, parse, Uuid};
+use uuidx_core::{layout, parse};
 
 const HYPHENATED: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
 const SIMPLE: &str = "f81d4fae7dec11d0a76500a0c91e6bf6";
@@ -37,7 +33,7 @@ fn parse_and_format(c: &mut Criterion) {
     let u = parse::parse(HYPHENATED).unwrap();
     let mut group = c.benchmark_group("format");
     group.bench_function("hyphenated", |b| {
-        b.iter(|| format::hyphenated(black_box(u), false));
+        b.iter(|| hex::hyphenated(black_box(u), false));
     });
     group.finish();
 }
@@ -95,7 +91,7 @@ fn versus_uuid_crate(c: &mut Criterion) {
     let theirs = uuid::Uuid::from_u128(value.as_u128());
     let mut group = c.benchmark_group("vs/format_hyphenated");
     group.bench_function("uuidx", |b| {
-        b.iter(|| format::hyphenated(black_box(value), false));
+        b.iter(|| hex::hyphenated(black_box(value), false));
     });
     group.bench_function("uuid", |b| {
         let mut buf = [0u8; 36];
@@ -178,105 +174,15 @@ fn random_and_time_based(c: &mut Criterion) {
             ))
         });
     });
+    // What the `uuid` crate's v1 and v6 synchronise with instead: one 16-bit fetch-and-add of
+    // the clock sequence (its timestamps are not kept monotonic).
+    let counter = std::sync::atomic::AtomicU16::new(0);
+    c.bench_function("atomic/u16_fetch_add", |b| {
+        b.iter(|| black_box(counter.fetch_add(1, std::sync::atomic::Ordering::AcqRel)));
+    });
     c.bench_function("clock/system_now", |b| {
         b.iter(|| uuidx_core::clock::Clock::now_unix_ns(&uuidx_core::clock::SystemClock));
     });
-}
-
-/// A reference version 7 generator with a mutex, RFC 9562 §6.2 Method 1 with a 42-bit counter
-/// (CPython 3.14's layout): `(last_ms, counter)` under a lock; a new millisecond reseeds the
-/// counter randomly with its top bit clear, the same or an earlier one increments it, and an
-/// overflowing counter moves the millisecond on. The UUID is the counter's top 12 bits in
-/// `rand_a`, its low 30 bits then 32 fresh random bits in `rand_b`.
-///
-/// It draws its randomness exactly as the lock-free generator does (128 bits per UUID before
-/// synchronising), so that the comparison measures the synchronisation alone.
-struct MutexV7 {
-    state: Mutex<(u64, u64)>,
-}
-
-impl MutexV7 {
-    const COUNTER_BITS: u32 = 42;
-
-    fn new() -> Self {
-        Self {
-            state: Mutex::new((0, 0)),
-        }
-    }
-
-    fn generate(&self) -> Uuid {
-        let now_ms = SystemClock.now_unix_ns().unwrap_or(0) / 1_000_000;
-        let entropy = ThreadRandom.u128();
-        let seed = (entropy >> 64) as u64 & ((1 << (Self::COUNTER_BITS - 1)) - 1);
-        let (ms, counter) = {
-            let mut state = self.state.lock().unwrap();
-            let (last_ms, counter) = *state;
-            *state = if now_ms > last_ms {
-                (now_ms, seed)
-            } else if counter + 1 < 1 << Self::COUNTER_BITS {
-                (last_ms, counter + 1)
-            } else {
-                (last_ms + 1, seed)
-            };
-            *state
-        };
-        let rand_a = counter >> 30;
-        let rand_b = ((counter & ((1 << 30) - 1)) << 32) | (entropy as u64 & 0xFFFF_FFFF);
-        layout::v7::new(ms, rand_a, rand_b).unwrap()
-    }
-}
-
-/// UUIDs each thread generates per benchmark iteration.
-const PER_THREAD: u64 = 1_000;
-
-/// Wall time for `threads` threads to each generate `iters * PER_THREAD` UUIDs with
-/// `generate`, from a common start; each thread checks that its UUIDs increase.
-fn contended(threads: usize, iters: u64, generate: &(impl Fn() -> Uuid + Sync)) -> Duration {
-    let start = Barrier::new(threads + 1);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    start.wait();
-                    let mut last = Uuid::NIL;
-                    for _ in 0..iters * PER_THREAD {
-                        let u = generate();
-                        assert!(u > last, "{u} after {last}");
-                        last = black_box(u);
-                    }
-                })
-            })
-            .collect();
-        start.wait();
-        let began = Instant::now();
-        for worker in workers {
-            worker.join().unwrap();
-        }
-        began.elapsed()
-    })
-}
-
-fn v7_contention(c: &mut Criterion) {
-    let mut group = c.benchmark_group("v7_contention");
-    group.sampling_mode(SamplingMode::Flat).sample_size(30);
-    for threads in [1_usize, 2, 4] {
-        group.throughput(Throughput::Elements(threads as u64 * PER_THREAD));
-        // The same method as the reference, so that only the synchronisation differs.
-        let lock_free = V7Generator::new(
-            V7Method::Counter { bits: 42 },
-            uuidx_core::generator::DEFAULT_ROLLBACK_ALLOWANCE_NS,
-            RollbackPolicy::Reset,
-        )
-        .unwrap();
-        group.bench_function(BenchmarkId::new("lock_free", threads), |b| {
-            b.iter_custom(|iters| contended(threads, iters, &|| lock_free.generate().unwrap()));
-        });
-        let mutex = MutexV7::new();
-        group.bench_function(BenchmarkId::new("mutex", threads), |b| {
-            b.iter_custom(|iters| contended(threads, iters, &|| mutex.generate()));
-        });
-    }
-    group.finish();
 }
 
 criterion_group!(
@@ -285,7 +191,6 @@ criterion_group!(
     versus_uuid_crate,
     encodings,
     name_based,
-    random_and_time_based,
-    v7_contention
+    random_and_time_based
 );
 criterion_main!(benches);

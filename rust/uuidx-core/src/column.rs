@@ -1,14 +1,14 @@
 //! Column kernels: one operation over many rows at once, for columnar data (Arrow arrays,
 //! dataframes, batches of database rows).
 //!
-//! - [`parse`]: text rows to UUIDs, in the forms [`crate::parse`] accepts (RFC 9562 §4);
+//! - [`parse`]: text rows to UUIDs, in the forms [`crate::parse`] accepts ([RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4));
 //! - [`encode`] and [`decode`]: UUIDs to and from text in any [`Encoding`] (the hyphenated
-//!   form of RFC 9562 §4 among them);
-//! - [`name_based`]: name rows to version 3, 5 or name-based 8 UUIDs (RFC 9562 §5.3, §5.5,
-//!   Appendix B.2);
+//!   form of [RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4) among them);
+//! - [`name_based`]: name rows to version 3, 5 or name-based 8 UUIDs ([RFC 9562 §5.3](https://www.rfc-editor.org/rfc/rfc9562#section-5.3), [§5.5](https://www.rfc-editor.org/rfc/rfc9562#section-5.5),
+//!   [Appendix B.2](https://www.rfc-editor.org/rfc/rfc9562#appendix-B.2));
 //! - [`mask_v7`] and [`unmask_v7`]: version 7 UUIDs to and from their UUIDv47 facades;
 //! - [`timestamps_ns`]: the time in version 1, 6 and 7 UUIDs as `i64` nanoseconds since 1970
-//!   (RFC 9562 §5.1, §5.6, §5.7, §6.1).
+//!   ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1), [§5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6), [§5.7](https://www.rfc-editor.org/rfc/rfc9562#section-5.7), [§6.1](https://www.rfc-editor.org/rfc/rfc9562#section-6.1)).
 //!
 //! No columnar format is assumed. Rows come in as an iterator of `Option`s, `None` being a null
 //! row; a column of UUIDs stored as 16-byte big-endian records reads through [`records`].
@@ -18,14 +18,21 @@
 //! error that names its index ([`ErrorKind::Row`], under [`OnError::Raise`]) or becomes a null
 //! row ([`OnError::Null`]).
 //!
+//! # Progress
+//! A kernel may run for seconds over a large column. Between blocks of [`CHECKPOINT_ROWS`]
+//! rows it calls its `progress` callback with the number of rows done; an error from the
+//! callback stops the kernel, which returns that error unchanged (a binding stops on a pending
+//! signal that way, say). [`run_to_end`] never stops. The callback costs nothing per row.
+//!
 //! # Examples
 //! ```
 //! use uuidx_core::column::{self, OnError};
 //! let rows = [Some(&b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6"[..]), None, Some(b"nope")];
 //! let (mut out, mut valid) = (vec![0u8; 16 * 3], vec![false; 3]);
-//! let nulls = column::parse(rows, &mut out, &mut valid, OnError::Null).unwrap();
+//! let nulls = column::parse(rows, &mut out, &mut valid, OnError::Null, column::run_to_end).unwrap();
 //! assert_eq!((nulls, valid), (2, vec![true, false, false]));
-//! let err = column::parse(rows, &mut out, &mut vec![false; 3], OnError::Raise).unwrap_err();
+//! let err = column::parse(rows, &mut out, &mut vec![false; 3], OnError::Raise, column::run_to_end)
+//!     .unwrap_err();
 //! assert!(err.to_string().starts_with("row 2: invalid UUID string \"nope\""));
 //! ```
 
@@ -35,8 +42,20 @@ use crate::mask;
 use crate::name::{self, Algorithm};
 use crate::{Error, ErrorKind, Result, Uuid};
 
-/// Bytes of one UUID record: its 16 octets in network order (RFC 9562 §4).
+/// Bytes of one UUID record: its 16 octets in network order ([RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4)).
 pub const RECORD_LEN: usize = 16;
+
+/// The rows a kernel converts between two calls of its `progress` callback: a few
+/// milliseconds of work at most for the costliest kernel (hashing long names).
+pub const CHECKPOINT_ROWS: usize = 4096;
+
+/// A `progress` callback that never stops a kernel.
+///
+/// # Errors
+/// Never.
+pub fn run_to_end(_rows_done: usize) -> Result<()> {
+    Ok(())
+}
 
 /// The range of [`timestamps_ns`]'s output, for messages: what `i64` nanoseconds since 1970
 /// can hold.
@@ -101,12 +120,15 @@ pub fn records(buffer: &[u8]) -> impl ExactSizeIterator<Item = Uuid> + '_ {
 /// returns `Ok(true)`, or returns `Ok(false)` to make the row null; a null input row is null
 /// without a call. Null rows get `clear`ed slots and `false` in `valid`. Errors from `convert`
 /// are labelled with the row's index. The rows must be exactly as many as the slots.
+/// `progress` is called between blocks of [`CHECKPOINT_ROWS`] rows (outside the loop over
+/// the rows of a block, so the rows pay nothing for it).
 fn each_row<'s, R, S: ?Sized + 's>(
     rows: impl IntoIterator<Item = Option<R>>,
-    slots: impl ExactSizeIterator<Item = &'s mut S>,
+    mut slots: impl ExactSizeIterator<Item = &'s mut S>,
     valid: &mut [bool],
     mut convert: impl FnMut(R, &mut S) -> Result<bool>,
     clear: impl Fn(&mut S),
+    mut progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
     let expected = valid.len();
     if slots.len() != expected {
@@ -118,19 +140,26 @@ fn each_row<'s, R, S: ?Sized + 's>(
     }
     let mut rows = rows.into_iter();
     let mut nulls = 0;
-    for (index, (slot, is_valid)) in slots.zip(valid.iter_mut()).enumerate() {
-        let Some(row) = rows.next() else {
-            return Err(Error::invalid_length("a column, in rows", expected, index));
-        };
-        let written = match row {
-            Some(row) => convert(row, slot).map_err(|e| e.at_row(index))?,
-            None => false,
-        };
-        if !written {
-            clear(slot);
-            nulls += 1;
+    let mut index = 0;
+    for block in valid.chunks_mut(CHECKPOINT_ROWS) {
+        if index > 0 {
+            progress(index)?;
         }
-        *is_valid = written;
+        for (is_valid, slot) in block.iter_mut().zip(&mut slots) {
+            let Some(row) = rows.next() else {
+                return Err(Error::invalid_length("a column, in rows", expected, index));
+            };
+            let written = match row {
+                Some(row) => convert(row, slot).map_err(|e| e.at_row(index))?,
+                None => false,
+            };
+            if !written {
+                clear(slot);
+                nulls += 1;
+            }
+            *is_valid = written;
+            index += 1;
+        }
     }
     let extra = rows.count();
     if extra > 0 {
@@ -152,6 +181,7 @@ fn uuid_rows<R>(
     valid: &mut [bool],
     on_error: OnError,
     mut convert: impl FnMut(R) -> Result<Uuid>,
+    progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
     each_row(
         rows,
@@ -166,6 +196,7 @@ fn uuid_rows<R>(
             Err(err) => Err(err),
         },
         zero,
+        progress,
     )
 }
 
@@ -177,14 +208,16 @@ fn uuid_rows<R>(
 /// # Errors
 /// [`ErrorKind::Row`] wrapping [`ErrorKind::Parse`] for the first bad row under
 /// [`OnError::Raise`] (positions in characters, as for a single string);
-/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count; the
+/// error of `progress` (see [Progress](self#progress)).
 pub fn parse<'a>(
     rows: impl IntoIterator<Item = Option<&'a [u8]>>,
     out: &mut [u8],
     valid: &mut [bool],
     on_error: OnError,
+    progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
-    uuid_rows(rows, out, valid, on_error, |text| {
+    let convert = |text: &[u8]| {
         crate::parse::parse_ascii(text).map_err(|err| match on_error {
             // Report as for a str: positions in characters, not bytes.
             OnError::Raise => core::str::from_utf8(text)
@@ -193,7 +226,8 @@ pub fn parse<'a>(
                 .unwrap_or(err),
             OnError::Null => err,
         })
-    })
+    };
+    uuid_rows(rows, out, valid, on_error, convert, progress)
 }
 
 /// Decodes each text row in `encoding` (as [`Encoding::decode_ascii`] does) into a 16-byte
@@ -204,17 +238,19 @@ pub fn parse<'a>(
 /// # Errors
 /// [`ErrorKind::Row`] wrapping [`ErrorKind::Decode`] for the first bad row under
 /// [`OnError::Raise`]; [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree
-/// on the count.
+/// on the count; the error of `progress` (see [Progress](self#progress)).
 ///
 /// # Examples
 /// ```
-/// use uuidx_core::column::{self, OnError};
+/// use uuidx_core::column::{self, run_to_end, OnError};
 /// use uuidx_core::encoding::Encoding;
 /// let rows = [Some(&b"01H455VB4PEX5VSKNK084SN02Q"[..]), None, Some(b"01H455VB4PEX5VSKNK084SN02U")];
 /// let (mut out, mut valid) = (vec![0u8; 16 * 3], vec![false; 3]);
-/// let err = column::decode(rows, Encoding::Ulid, &mut out, &mut valid, OnError::Raise).unwrap_err();
+/// let err = column::decode(rows, Encoding::Ulid, &mut out, &mut valid, OnError::Raise, run_to_end)
+///     .unwrap_err();
 /// assert!(err.to_string().starts_with("row 2: "), "{err}");
-/// let nulls = column::decode(rows, Encoding::Ulid, &mut out, &mut valid, OnError::Null).unwrap();
+/// let nulls = column::decode(rows, Encoding::Ulid, &mut out, &mut valid, OnError::Null, run_to_end)
+///     .unwrap();
 /// assert_eq!((nulls, valid), (2, vec![true, false, false]));
 /// assert_eq!(column::records(&out).next(), Some(Encoding::Ulid.decode("01H455VB4PEX5VSKNK084SN02Q").unwrap()));
 /// ```
@@ -224,10 +260,16 @@ pub fn decode<'a>(
     out: &mut [u8],
     valid: &mut [bool],
     on_error: OnError,
+    progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
-    uuid_rows(rows, out, valid, on_error, |text| {
-        encoding.decode_ascii(text)
-    })
+    uuid_rows(
+        rows,
+        out,
+        valid,
+        on_error,
+        |text| encoding.decode_ascii(text),
+        progress,
+    )
 }
 
 /// Writes each UUID row in `encoding` ([`Encoding::encode_into`]) into the slots of `out`,
@@ -236,14 +278,16 @@ pub fn decode<'a>(
 /// `out` holds `encoding.len() * valid.len()` bytes.
 ///
 /// # Errors
-/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count; the
+/// error of `progress` (see [Progress](self#progress)).
 ///
 /// # Examples
 /// ```
 /// use uuidx_core::column;
 /// use uuidx_core::encoding::Encoding;
 /// let (mut out, mut valid) = (vec![0u8; 22 * 2], vec![false; 2]);
-/// column::encode([Some(uuidx_core::Uuid::MAX), None], Encoding::Base62, &mut out, &mut valid).unwrap();
+/// let rows = [Some(uuidx_core::Uuid::MAX), None];
+/// column::encode(rows, Encoding::Base62, &mut out, &mut valid, column::run_to_end).unwrap();
 /// assert_eq!(&out[..22], b"7n42DGM5Tflk9n8mt7Fhc7");
 /// assert_eq!((&out[22..], valid), (&[0u8; 22][..], vec![true, false]));
 /// ```
@@ -252,6 +296,7 @@ pub fn encode(
     encoding: Encoding,
     out: &mut [u8],
     valid: &mut [bool],
+    progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
     each_row(
         rows,
@@ -262,18 +307,20 @@ pub fn encode(
             Ok(true)
         },
         zero,
+        progress,
     )
 }
 
 /// The name-based UUID of each name row under `namespace`, into a 16-byte record of `out`:
-/// version 3 for [`Algorithm::Md5`] (RFC 9562 §5.3), version 5 for [`Algorithm::Sha1`]
-/// (§5.5), name-based version 8 for the others (Appendix B.2); the same UUIDs as
+/// version 3 for [`Algorithm::Md5`] ([RFC 9562 §5.3](https://www.rfc-editor.org/rfc/rfc9562#section-5.3)), version 5 for [`Algorithm::Sha1`]
+/// ([§5.5](https://www.rfc-editor.org/rfc/rfc9562#section-5.5)), name-based version 8 for the others ([Appendix B.2](https://www.rfc-editor.org/rfc/rfc9562#appendix-B.2)); the same UUIDs as
 /// [`name::v3`], [`name::v5`] and [`name::v8`], row by row.
 ///
 /// `out` holds `16 * valid.len()` bytes.
 ///
 /// # Errors
-/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count; the
+/// error of `progress` (see [Progress](self#progress)).
 ///
 /// # Examples
 /// ```
@@ -281,7 +328,7 @@ pub fn encode(
 /// use uuidx_core::name::{self, Algorithm};
 /// let (mut out, mut valid) = (vec![0u8; 16], vec![false]);
 /// column::name_based(name::NAMESPACE_DNS, Algorithm::Sha1, [Some(&b"www.example.com"[..])],
-///     &mut out, &mut valid).unwrap();
+///     &mut out, &mut valid, column::run_to_end).unwrap();
 /// assert_eq!(column::records(&out).next(), Some(name::v5(name::NAMESPACE_DNS, b"www.example.com")));
 /// ```
 pub fn name_based<'a>(
@@ -290,14 +337,16 @@ pub fn name_based<'a>(
     rows: impl IntoIterator<Item = Option<&'a [u8]>>,
     out: &mut [u8],
     valid: &mut [bool],
+    progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
-    uuid_rows(rows, out, valid, OnError::Raise, |name| {
+    let convert = |name: &[u8]| {
         Ok(match algorithm {
             Algorithm::Md5 => name::v3(namespace, name),
             Algorithm::Sha1 => name::v5(namespace, name),
             other => name::v8(namespace, name, other),
         })
-    })
+    };
+    uuid_rows(rows, out, valid, OnError::Raise, convert, progress)
 }
 
 /// The UUIDv47 facade ([`mask::mask_v7`]) of each version 7 UUID row under `key`, into a
@@ -308,18 +357,21 @@ pub fn name_based<'a>(
 /// # Errors
 /// [`ErrorKind::Row`] wrapping [`ErrorKind::WrongVersion`] for the first row that is not a
 /// version 7 UUID under [`OnError::Raise`] (a null row under [`OnError::Null`]);
-/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count; the
+/// error of `progress` (see [Progress](self#progress)).
 ///
 /// # Examples
 /// ```
-/// use uuidx_core::{column::{self, OnError}, mask, Uuid};
+/// use uuidx_core::{column::{self, run_to_end, OnError}, mask, Uuid};
 /// let key = *b"0123456789abcdef";
 /// let v7: Uuid = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f".parse().unwrap();
 /// let (mut out, mut valid) = (vec![0u8; 32], vec![false; 2]);
-/// let err = column::mask_v7([Some(v7), Some(Uuid::MAX)], &key, &mut out, &mut valid, OnError::Raise)
+/// let rows = [Some(v7), Some(Uuid::MAX)];
+/// let err = column::mask_v7(rows, &key, &mut out, &mut valid, OnError::Raise, run_to_end)
 ///     .unwrap_err();
 /// assert!(err.to_string().starts_with("row 1: "), "{err}");
-/// column::mask_v7([Some(v7), None], &key, &mut out, &mut valid, OnError::Raise).unwrap();
+/// column::mask_v7([Some(v7), None], &key, &mut out, &mut valid, OnError::Raise, run_to_end)
+///     .unwrap();
 /// assert_eq!(column::records(&out).next(), Some(mask::mask_v7(v7, &key).unwrap()));
 /// ```
 pub fn mask_v7(
@@ -328,8 +380,16 @@ pub fn mask_v7(
     out: &mut [u8],
     valid: &mut [bool],
     on_error: OnError,
+    progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
-    uuid_rows(rows, out, valid, on_error, |u| mask::mask_v7(u, key))
+    uuid_rows(
+        rows,
+        out,
+        valid,
+        on_error,
+        |u| mask::mask_v7(u, key),
+        progress,
+    )
 }
 
 /// The version 7 UUID behind each UUIDv47 facade row under `key` ([`mask::unmask_v7`]), into
@@ -340,18 +400,27 @@ pub fn mask_v7(
 /// # Errors
 /// [`ErrorKind::Row`] wrapping [`ErrorKind::WrongVersion`] for the first row that is not a
 /// version 4 UUID under [`OnError::Raise`] (a null row under [`OnError::Null`]);
-/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count.
+/// [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree on the count; the
+/// error of `progress` (see [Progress](self#progress)).
 pub fn unmask_v7(
     rows: impl IntoIterator<Item = Option<Uuid>>,
     key: &[u8; 16],
     out: &mut [u8],
     valid: &mut [bool],
     on_error: OnError,
+    progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
-    uuid_rows(rows, out, valid, on_error, |u| mask::unmask_v7(u, key))
+    uuid_rows(
+        rows,
+        out,
+        valid,
+        on_error,
+        |u| mask::unmask_v7(u, key),
+        progress,
+    )
 }
 
-/// The timestamp of each UUID row as nanoseconds since 1970 (RFC 9562 §6.1: v1 and v6 in
+/// The timestamp of each UUID row as nanoseconds since 1970 ([RFC 9562 §6.1](https://www.rfc-editor.org/rfc/rfc9562#section-6.1): v1 and v6 in
 /// 100-ns ticks since 1582, v7 in milliseconds since 1970), into `out`.
 ///
 /// Rows of other versions (and Nil, Max, non-RFC variants) are null. A timestamp outside
@@ -361,12 +430,13 @@ pub fn unmask_v7(
 /// # Errors
 /// [`ErrorKind::Row`] wrapping [`ErrorKind::TimestampOutOfRange`] for the first such row under
 /// [`OnError::Raise`]; [`ErrorKind::InvalidLength`] when the rows, `out` and `valid` disagree
-/// on the count.
+/// on the count; the error of `progress` (see [Progress](self#progress)).
 pub fn timestamps_ns(
     rows: impl IntoIterator<Item = Option<Uuid>>,
     out: &mut [i64],
     valid: &mut [bool],
     on_error: OnError,
+    progress: impl FnMut(usize) -> Result<()>,
 ) -> Result<usize> {
     each_row(
         rows,
@@ -389,6 +459,7 @@ pub fn timestamps_ns(
             }
         },
         |slot| *slot = 0,
+        progress,
     )
 }
 
@@ -412,6 +483,7 @@ mod tests {
             &mut out,
             &mut valid,
             on_error,
+            run_to_end,
         )?;
         Ok((out, valid, nulls))
     }
@@ -460,6 +532,7 @@ mod tests {
             &mut out,
             &mut [false],
             OnError::Raise,
+            run_to_end,
         )
         .unwrap_err();
         assert!(
@@ -474,9 +547,9 @@ mod tests {
         let one = [Some(CANON.as_bytes())];
         let three = [Some(CANON.as_bytes()); 3];
         for err in [
-            parse(one, &mut out, &mut [false; 2], OnError::Raise).unwrap_err(),
-            parse(three, &mut out, &mut [false; 2], OnError::Raise).unwrap_err(),
-            parse(one, &mut out, &mut [false; 1], OnError::Raise).unwrap_err(),
+            parse(one, &mut out, &mut [false; 2], OnError::Raise, run_to_end).unwrap_err(),
+            parse(three, &mut out, &mut [false; 2], OnError::Raise, run_to_end).unwrap_err(),
+            parse(one, &mut out, &mut [false; 1], OnError::Raise, run_to_end).unwrap_err(),
         ] {
             assert!(
                 matches!(err.kind(), ErrorKind::InvalidLength { .. }),
@@ -484,7 +557,7 @@ mod tests {
             );
         }
         assert_eq!(
-            parse([], &mut [], &mut [], OnError::Raise).unwrap(),
+            parse([], &mut [], &mut [], OnError::Raise, run_to_end).unwrap(),
             0,
             "an empty column is fine"
         );
@@ -496,11 +569,11 @@ mod tests {
         let rows = [Some(values[0]), None, Some(values[1]), Some(values[2])];
         let mut out = vec![b'?'; 36 * rows.len()];
         let mut valid = vec![false; rows.len()];
-        let nulls = encode(rows, Encoding::Hyphenated, &mut out, &mut valid).unwrap();
+        let nulls = encode(rows, Encoding::Hyphenated, &mut out, &mut valid, run_to_end).unwrap();
         assert_eq!(nulls, 1);
         assert_eq!(valid, [true, false, true, true]);
         let texts: Vec<&[u8]> = out.chunks(36).collect();
-        assert_eq!(texts[0], crate::format::hyphenated(values[0], false));
+        assert_eq!(texts[0], crate::encoding::hex::hyphenated(values[0], false));
         assert_eq!(texts[1], [0u8; 36]);
         assert_eq!(texts[2], b"ffffffff-ffff-ffff-ffff-ffffffffffff");
         let back = run_parse(
@@ -523,7 +596,7 @@ mod tests {
             let mut valid = vec![false; 4];
             let rows = names.iter().map(|&n| Some(n)).chain([None]);
             assert_eq!(
-                name_based(ns, algorithm, rows, &mut out, &mut valid).unwrap(),
+                name_based(ns, algorithm, rows, &mut out, &mut valid, run_to_end).unwrap(),
                 1
             );
             let got: Vec<Uuid> = records(&out).collect();
@@ -554,7 +627,7 @@ mod tests {
         ];
         let mut out = vec![-1; rows.len()];
         let mut valid = vec![false; rows.len()];
-        let nulls = timestamps_ns(rows, &mut out, &mut valid, OnError::Raise).unwrap();
+        let nulls = timestamps_ns(rows, &mut out, &mut valid, OnError::Raise, run_to_end).unwrap();
         assert_eq!(nulls, 3);
         assert_eq!(valid, [true, true, true, false, false, false]);
         assert_eq!(out[0], 1_645_557_742_000_000_000);
@@ -572,7 +645,8 @@ mod tests {
         let rows = [Some(v7_last), Some(v7_beyond), Some(v1_1582)];
         let mut out = [0i64; 3];
         let mut valid = [false; 3];
-        let err = timestamps_ns(rows, &mut out, &mut valid, OnError::Raise).unwrap_err();
+        let err =
+            timestamps_ns(rows, &mut out, &mut valid, OnError::Raise, run_to_end).unwrap_err();
         let message = err.to_string();
         assert!(
             message.starts_with("row 1: timestamp 9223372036855000000 ns"),
@@ -580,9 +654,60 @@ mod tests {
         );
         assert!(message.contains(&v7_beyond.to_string()), "{message}");
         assert!(message.contains("2262-04-11"), "{message}");
-        let nulls = timestamps_ns(rows, &mut out, &mut valid, OnError::Null).unwrap();
+        let nulls = timestamps_ns(rows, &mut out, &mut valid, OnError::Null, run_to_end).unwrap();
         assert_eq!((nulls, valid), (2, [true, false, false]));
         assert_eq!(out[0], 9_223_372_036_854_000_000);
+    }
+
+    #[test]
+    fn progress_is_called_between_blocks_and_stops_the_kernel() {
+        let n = 2 * CHECKPOINT_ROWS + 1;
+        let rows = || (0..n).map(|i| Some(Uuid::from_u128(i as u128)));
+        let (mut out, mut valid) = (vec![0u8; 36 * n], vec![false; n]);
+        let mut calls = Vec::new();
+        let record = |done: usize| {
+            calls.push(done);
+            Ok(())
+        };
+        encode(rows(), Encoding::Hyphenated, &mut out, &mut valid, record).unwrap();
+        assert_eq!(calls, [CHECKPOINT_ROWS, 2 * CHECKPOINT_ROWS]);
+        // An error of the callback stops the kernel, unchanged: the rows after are not done.
+        let (mut out, mut valid) = (vec![0u8; 36 * n], vec![false; n]);
+        let stop = |done: usize| {
+            if done == CHECKPOINT_ROWS {
+                Err(Error::invalid_length("stop", 1, 2))
+            } else {
+                Ok(())
+            }
+        };
+        let err = encode(rows(), Encoding::Hyphenated, &mut out, &mut valid, stop).unwrap_err();
+        assert_eq!(err, Error::invalid_length("stop", 1, 2));
+        assert!(valid[..CHECKPOINT_ROWS].iter().all(|&v| v));
+        assert!(!valid[CHECKPOINT_ROWS]);
+        // One block exactly: no call; rows keep their indices across blocks.
+        let mut none = |_: usize| -> Result<()> { panic!("called") };
+        let (mut out, mut valid) = (
+            vec![0u8; 16 * CHECKPOINT_ROWS],
+            vec![false; CHECKPOINT_ROWS],
+        );
+        let texts = vec![Some(&b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6"[..]); CHECKPOINT_ROWS];
+        parse(
+            texts.iter().copied(),
+            &mut out,
+            &mut valid,
+            OnError::Raise,
+            &mut none,
+        )
+        .unwrap();
+        let mut texts = vec![Some(&b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6"[..]); n];
+        texts[CHECKPOINT_ROWS + 5] = Some(b"nope");
+        let (mut out, mut valid) = (vec![0u8; 16 * n], vec![false; n]);
+        let err = parse(texts, &mut out, &mut valid, OnError::Raise, run_to_end).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with(&format!("row {}: ", CHECKPOINT_ROWS + 5)),
+            "{err}"
+        );
     }
 
     #[test]

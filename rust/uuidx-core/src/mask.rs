@@ -1,5 +1,5 @@
 //! Hiding the creation time of a version 7 UUID: the UUIDv47 scheme (github.com/stateless-me/
-//! uuidv47). A database keeps the v7 key, which sorts by time (RFC 9562 §5.7, §6.12); the
+//! uuidv47). A database keeps the v7 key, which sorts by time ([RFC 9562 §5.7](https://www.rfc-editor.org/rfc/rfc9562#section-5.7), [§6.12](https://www.rfc-editor.org/rfc/rfc9562#section-6.12)); the
 //! outside sees a *facade* that looks like a version 4 UUID: its 48-bit timestamp XOR-ed with
 //! a keyed SipHash-2-4 of the UUID's random bits, and the version set to 4. Unmasking is the
 //! same XOR with version 7 restored.
@@ -8,7 +8,7 @@
 //! bits (`rand_a` and `rand_b`, the message SipHash reads) are shown unchanged, so the facade
 //! is not an encryption of the UUID, the same v7 always masks to the same facade, and
 //! whoever holds the key recovers the time. Security rests on the key staying secret (RFC 9562
-//! §8: UUIDs are identifiers, not secrets).
+//! [§8](https://www.rfc-editor.org/rfc/rfc9562#section-8): UUIDs are identifiers, not secrets).
 //!
 //! The key is 16 bytes: SipHash's `k0` as 8 little-endian bytes, then `k1`.
 

@@ -8,6 +8,10 @@
 //! memory, lowered by a cgroup memory limit (containers, CI runners) when there is one.
 //! A count under the bound can still fail with the allocator's own error when memory is in
 //! use elsewhere; a count over it never touches memory.
+//!
+//! Large columns get pages of their own ([`Pages`]): an anonymous private mapping, zero-filled
+//! by the kernel and, where Linux allows it, backed by transparent huge pages, so that a new
+//! column costs one page fault per 2 MiB instead of one per 4 KiB.
 
 use std::sync::OnceLock;
 
@@ -94,6 +98,118 @@ fn cgroup_limit_bytes() -> Option<u64> {
     limits.into_iter().min()
 }
 
+/// Buffers of at least this many bytes get pages of their own ([`Pages::zeroed`]): the size
+/// from which glibc maps every allocation afresh from the kernel anyway.
+pub const PAGES_FROM: usize = 32 << 20;
+
+/// Zero-filled bytes in an anonymous private mapping of their own (Linux), starting at a
+/// 2 MiB boundary and advised to use transparent huge pages (`madvise(MADV_HUGEPAGE)`, a hint).
+///
+/// Invariants:
+/// 1. the mapping is made by `mmap` in [`Pages::zeroed`] and unmapped once, by `Drop`;
+/// 2. `data .. data + len` lies inside it (the skip to the 2 MiB boundary is below 2 MiB,
+///    and the mapping is 2 MiB longer than `len`), readable and writable, zero-filled by the
+///    kernel: every byte is a valid `u8`;
+/// 3. the bytes are written only through [`Pages::as_mut_slice`] (`&mut self`) and read
+///    through [`AsRef`] (`&self`), so the borrow checker keeps writes exclusive; addresses are
+///    kept as integers, so the value moves between threads as plain data.
+#[derive(Debug)]
+pub struct Pages {
+    base: usize,
+    size: usize,
+    data: usize,
+    len: usize,
+}
+
+impl Pages {
+    const HUGE_PAGE: usize = 2 << 20;
+
+    /// `len` zero bytes in a mapping of their own, or `None` where it cannot be had (another
+    /// system than Linux, no address space left, `len` of 0 or too large): the caller then
+    /// allocates them on the heap.
+    ///
+    /// # Examples
+    /// ```
+    /// use uuidx_core::memory::Pages;
+    /// if let Some(mut pages) = Pages::zeroed(3 << 20) {
+    ///     assert!(pages.as_ref().iter().all(|&b| b == 0));
+    ///     pages.as_mut_slice()[0] = 7;
+    ///     assert_eq!(pages.as_ref()[0], 7);
+    /// }
+    /// ```
+    #[must_use]
+    pub fn zeroed(len: usize) -> Option<Self> {
+        if len == 0 {
+            return None;
+        }
+        Self::map(len)
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn map(_: usize) -> Option<Self> {
+        None
+    }
+
+    #[cfg(target_os = "linux")]
+    fn map(len: usize) -> Option<Self> {
+        let size = len.checked_add(Self::HUGE_PAGE)?;
+        // SAFETY: a new anonymous private mapping (no file, no address hint): fresh zeroed
+        // pages that nothing else refers to; MAP_FAILED is checked.
+        let base = unsafe {
+            libc::mmap(
+                core::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return None;
+        }
+        let skip = base.cast::<u8>().align_offset(Self::HUGE_PAGE);
+        let pages = Self {
+            base: base as usize,
+            size,
+            data: base as usize + skip,
+            len,
+        };
+        // SAFETY: invariant 2: `data .. data + len` lies inside the mapping, which is ours;
+        // the advice is a hint, and its failure (no THP support) changes nothing else.
+        unsafe {
+            libc::madvise(pages.data as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+        }
+        Some(pages)
+    }
+
+    /// The bytes, to write.
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: invariants 2 and 3: `len` initialised bytes inside the mapping, borrowed
+        // exclusively with `self`.
+        unsafe { core::slice::from_raw_parts_mut(self.data as *mut u8, self.len) }
+    }
+}
+
+impl AsRef<[u8]> for Pages {
+    fn as_ref(&self) -> &[u8] {
+        // SAFETY: invariants 2 and 3: `len` initialised bytes inside the mapping, shared with
+        // `self`, which no `&mut` can write meanwhile.
+        unsafe { core::slice::from_raw_parts(self.data as *const u8, self.len) }
+    }
+}
+
+impl Drop for Pages {
+    fn drop(&mut self) {
+        // SAFETY: invariant 1: the mapping made in `zeroed`, unmapped once, after every
+        // borrow of its bytes is gone (this is its owner).
+        #[cfg(target_os = "linux")]
+        unsafe {
+            libc::munmap(self.base as *mut libc::c_void, self.size)
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +248,31 @@ mod tests {
         }
         // 16 TB of UUIDs is beyond every machine this runs on.
         assert!(check_bulk(1_000_000_000_000, 16).is_err());
+    }
+
+    #[test]
+    fn pages_are_zeroed_writable_and_on_a_huge_page_boundary() {
+        assert!(Pages::zeroed(0).is_none());
+        let len = PAGES_FROM + 12345;
+        let pages = Pages::zeroed(len);
+        assert_eq!(pages.is_some(), cfg!(target_os = "linux"));
+        let Some(mut pages) = pages else {
+            return;
+        };
+        assert_eq!(pages.as_ref().len(), len);
+        assert!(pages.as_ref().iter().all(|&b| b == 0));
+        assert_eq!(pages.as_ref().as_ptr() as usize % Pages::HUGE_PAGE, 0);
+        let bytes = pages.as_mut_slice();
+        bytes[0] = 1;
+        bytes[len - 1] = 2;
+        assert_eq!((pages.as_ref()[0], pages.as_ref()[len - 1]), (1, 2));
+        // Moved to another thread and dropped there: the value is plain data.
+        std::thread::spawn(move || drop(pages)).join().unwrap();
+    }
+
+    #[test]
+    fn pages_too_large_for_the_address_space_are_refused() {
+        assert!(Pages::zeroed(usize::MAX).is_none());
+        assert!(Pages::zeroed(usize::MAX - (1 << 20)).is_none());
     }
 }

@@ -1,28 +1,29 @@
-//! Name-based UUIDs (RFC 9562 §5.3, §5.5, §6.5, Appendix B.2): the leftmost 128 bits of a hash
+//! Name-based UUIDs ([RFC 9562 §5.3](https://www.rfc-editor.org/rfc/rfc9562#section-5.3), [§5.5](https://www.rfc-editor.org/rfc/rfc9562#section-5.5), [§6.5](https://www.rfc-editor.org/rfc/rfc9562#section-6.5), [Appendix B.2](https://www.rfc-editor.org/rfc/rfc9562#appendix-B.2)): the leftmost 128 bits of a hash
 //! of the namespace's 16 octets followed by the name's octets, with version and variant set.
 //!
 //! Every digest comes from a RustCrypto crate (`md-5`, `sha1`, `sha2`, `sha3`, `shake`).
 
-use crate::{Error, ErrorKind, Result, Uuid};
+use crate::{Error, ErrorKind, Input, Result, Uuid};
+use core::fmt;
 use shake::XofReader as _;
 
-/// The DNS namespace ID (RFC 9562 §6.6): `6ba7b810-9dad-11d1-80b4-00c04fd430c8`.
+/// The DNS namespace ID ([RFC 9562 §6.6](https://www.rfc-editor.org/rfc/rfc9562#section-6.6)): `6ba7b810-9dad-11d1-80b4-00c04fd430c8`.
 pub const NAMESPACE_DNS: Uuid = Uuid::from_u128(0x6ba7_b810_9dad_11d1_80b4_00c0_4fd4_30c8);
-/// The URL namespace ID (RFC 9562 §6.6): `6ba7b811-9dad-11d1-80b4-00c04fd430c8`.
+/// The URL namespace ID ([RFC 9562 §6.6](https://www.rfc-editor.org/rfc/rfc9562#section-6.6)): `6ba7b811-9dad-11d1-80b4-00c04fd430c8`.
 pub const NAMESPACE_URL: Uuid = Uuid::from_u128(0x6ba7_b811_9dad_11d1_80b4_00c0_4fd4_30c8);
-/// The ISO OID namespace ID (RFC 9562 §6.6): `6ba7b812-9dad-11d1-80b4-00c04fd430c8`.
+/// The ISO OID namespace ID ([RFC 9562 §6.6](https://www.rfc-editor.org/rfc/rfc9562#section-6.6)): `6ba7b812-9dad-11d1-80b4-00c04fd430c8`.
 pub const NAMESPACE_OID: Uuid = Uuid::from_u128(0x6ba7_b812_9dad_11d1_80b4_00c0_4fd4_30c8);
-/// The X.500 DN namespace ID (RFC 9562 §6.6): `6ba7b814-9dad-11d1-80b4-00c04fd430c8`.
+/// The X.500 DN namespace ID ([RFC 9562 §6.6](https://www.rfc-editor.org/rfc/rfc9562#section-6.6)): `6ba7b814-9dad-11d1-80b4-00c04fd430c8`.
 pub const NAMESPACE_X500: Uuid = Uuid::from_u128(0x6ba7_b814_9dad_11d1_80b4_00c0_4fd4_30c8);
 
 /// A hash function for name-based UUIDs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
-    /// MD5, for version 3 (RFC 9562 §5.3).
+    /// MD5, for version 3 ([RFC 9562 §5.3](https://www.rfc-editor.org/rfc/rfc9562#section-5.3)).
     Md5,
-    /// SHA-1, for version 5 (RFC 9562 §5.5).
+    /// SHA-1, for version 5 ([RFC 9562 §5.5](https://www.rfc-editor.org/rfc/rfc9562#section-5.5)).
     Sha1,
-    /// SHA-256 (FIPS 180-4), for version 8 (Appendix B.2).
+    /// SHA-256 (FIPS 180-4), for version 8 ([Appendix B.2](https://www.rfc-editor.org/rfc/rfc9562#appendix-B.2)).
     Sha256,
     /// SHA-512 (FIPS 180-4), for version 8.
     Sha512,
@@ -38,7 +39,7 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// The algorithms allowed for name-based version 8 UUIDs, by their Python `hashlib` names.
-    /// MD5 and SHA-1 are left out: they have versions 3 and 5 (RFC 9562 §6.5).
+    /// MD5 and SHA-1 are left out: they have versions 3 and 5 ([RFC 9562 §6.5](https://www.rfc-editor.org/rfc/rfc9562#section-6.5)).
     pub const NAMES: [&'static str; 6] = [
         "sha256",
         "sha512",
@@ -61,9 +62,10 @@ impl Algorithm {
             "shake_128" => Self::Shake128,
             "shake_256" => Self::Shake256,
             _ => {
-                return Err(Error::new(ErrorKind::UnknownAlgorithm(
-                    crate::error::shorten(name),
-                )))
+                return Err(UnknownAlgorithm {
+                    name: Input::new(name),
+                }
+                .into())
             }
         })
     }
@@ -116,6 +118,32 @@ impl Algorithm {
     }
 }
 
+/// A hash algorithm name that this crate does not offer for name-based version 8 UUIDs
+/// ([`crate::ErrorKind::UnknownAlgorithm`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UnknownAlgorithm {
+    /// The rejected name.
+    pub name: Input,
+}
+
+impl fmt::Display for UnknownAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown algorithm {}: expected one of {}",
+            self.name,
+            Algorithm::NAMES.join(", ")
+        )
+    }
+}
+
+impl From<UnknownAlgorithm> for Error {
+    fn from(error: UnknownAlgorithm) -> Self {
+        Error::new(ErrorKind::UnknownAlgorithm(error))
+    }
+}
+
 /// The name-based UUID of `version` for `namespace` and `name` hashed with `algorithm`.
 #[inline]
 fn hashed(version: u8, algorithm: Algorithm, namespace: Uuid, name: &[u8]) -> Uuid {
@@ -123,7 +151,7 @@ fn hashed(version: u8, algorithm: Algorithm, namespace: Uuid, name: &[u8]) -> Uu
     Uuid::with_version(u128::from_be_bytes(digest), version)
 }
 
-/// A version 3 UUID: MD5 of the namespace and the name (RFC 9562 §5.3).
+/// A version 3 UUID: MD5 of the namespace and the name ([RFC 9562 §5.3](https://www.rfc-editor.org/rfc/rfc9562#section-5.3)).
 ///
 /// # Examples
 /// ```
@@ -137,7 +165,7 @@ pub fn v3(namespace: Uuid, name: &[u8]) -> Uuid {
 }
 
 /// A version 5 UUID: SHA-1 of the namespace and the name, truncated to 128 bits
-/// (RFC 9562 §5.5).
+/// ([RFC 9562 §5.5](https://www.rfc-editor.org/rfc/rfc9562#section-5.5)).
 ///
 /// # Examples
 /// ```
@@ -150,7 +178,7 @@ pub fn v5(namespace: Uuid, name: &[u8]) -> Uuid {
     hashed(5, Algorithm::Sha1, namespace, name)
 }
 
-/// A name-based version 8 UUID (RFC 9562 §5.8, Appendix B.2): the leftmost 128 bits of
+/// A name-based version 8 UUID ([RFC 9562 §5.8](https://www.rfc-editor.org/rfc/rfc9562#section-5.8), [Appendix B.2](https://www.rfc-editor.org/rfc/rfc9562#appendix-B.2)): the leftmost 128 bits of
 /// `algorithm` over the namespace and the name, with version 8 and the RFC variant.
 ///
 /// # Examples
@@ -169,11 +197,7 @@ mod tests {
     use super::*;
 
     fn hex(bytes: &[u8; 16]) -> String {
-        crate::format::encode(
-            Uuid::from_bytes(*bytes),
-            crate::format::Format::Simple,
-            false,
-        )
+        crate::encoding::Encoding::Hex.encode(Uuid::from_bytes(*bytes))
     }
 
     #[test]

@@ -1,10 +1,10 @@
-//! Parsing the text forms of a UUID (RFC 9562 §4; URN namespace of RFC 9562 §4 / RFC 8141).
+//! Parsing the text forms of a UUID ([RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4); URN namespace of [RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4) / RFC 8141).
 //!
 //! Accepted, hex digits in either case:
 //!
 //! | form | length | example |
 //! |---|---|---|
-//! | hyphenated (the §4 ABNF) | 36 | `f81d4fae-7dec-11d0-a765-00a0c91e6bf6` |
+//! | hyphenated (the [§4](https://www.rfc-editor.org/rfc/rfc8141#section-4) ABNF) | 36 | `f81d4fae-7dec-11d0-a765-00a0c91e6bf6` |
 //! | hex digits only | 32 | `f81d4fae7dec11d0a76500a0c91e6bf6` |
 //! | braced hyphenated | 38 | `{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}` |
 //! | URN, prefix in any case | 45 | `urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6` |
@@ -12,25 +12,96 @@
 //! Everything else is rejected with an error that names the input, what was expected and the
 //! character position of the first problem.
 
-use crate::error::{shorten, ParseReason};
-use crate::{Error, ErrorKind, Result, Uuid};
+use crate::encoding::Encoding;
+use crate::{Error, Found, Input, Result, Uuid};
+use core::fmt;
+
+/// Text that is not one of the accepted UUID forms ([`crate::ErrorKind::Parse`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseError {
+    /// The rejected input.
+    pub input: Input,
+    /// What was wrong.
+    pub reason: ParseReason,
+}
+
+/// What exactly was wrong with a UUID string (see [`ParseError`]). Positions count characters
+/// from the start of the input, starting at zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseReason {
+    /// The length matches none of the accepted forms (36, 32, 38 or 45 characters).
+    Length(usize),
+    /// A character that is not a hexadecimal digit where one was expected.
+    Char {
+        /// The character found.
+        found: Found,
+        /// Its position.
+        position: usize,
+    },
+    /// A hyphen missing at one of the group boundaries (positions 8, 13, 18, 23 of the
+    /// hyphenated form).
+    Hyphen {
+        /// What was found instead.
+        found: Found,
+        /// Its position.
+        position: usize,
+    },
+    /// A `{` without the closing `}` or the reverse.
+    Braces,
+    /// A 45-character string that does not start with `urn:uuid:`.
+    UrnPrefix,
+}
+
+impl ParseReason {
+    /// The character the reason points at, and its position, if it points at one.
+    pub(crate) fn found_mut(&mut self) -> Option<(&mut Found, usize)> {
+        match self {
+            Self::Char { found, position } | Self::Hyphen { found, position } => {
+                Some((found, *position))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ParseReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Length(n) => write!(
+                f,
+                "expected 36 characters (hyphenated), 32 (hex digits only), 38 ({{braced}}) \
+                 or 45 (urn:uuid:), found {n}"
+            ),
+            Self::Char { found, position } => write!(
+                f,
+                "{} at position {position}: expected a hex digit",
+                found.invalid()
+            ),
+            Self::Hyphen { found, position } => {
+                write!(f, "expected '-' at position {position}, found {found}")
+            }
+            Self::Braces => f.write_str("expected a '{' at the start and a '}' at the end"),
+            Self::UrnPrefix => f.write_str("a 45-character UUID must start with 'urn:uuid:'"),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid UUID string {}: {}", self.input, self.reason)
+    }
+}
+
+impl From<ParseError> for Error {
+    fn from(error: ParseError) -> Self {
+        Error::new(crate::ErrorKind::Parse(error))
+    }
+}
 
 /// Value of each byte as a hex digit, or `0xFF`.
-const HEX: [u8; 256] = {
-    let mut table = [0xFF_u8; 256];
-    let mut i = 0;
-    while i < 10 {
-        table[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        table[b'a' as usize + i] = 10 + i as u8;
-        table[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    table
-};
+static HEX: &[u8; 256] = Encoding::Hex.decoding_table();
 
 /// Byte offsets of the 16 digit pairs in the hyphenated form.
 const HYPHENATED_PAIRS: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
@@ -42,7 +113,7 @@ const URN_PREFIX: &[u8; 9] = b"urn:uuid:";
 /// Parses any accepted form (see the module documentation).
 ///
 /// # Errors
-/// [`ErrorKind::Parse`] describing the first problem.
+/// [`crate::ErrorKind::Parse`] describing the first problem.
 ///
 /// # Examples
 /// ```
@@ -74,11 +145,11 @@ fn non_ascii_error(input: &str) -> Error {
     let fix = |position: usize| input.chars().nth(position).unwrap_or('\u{FFFD}');
     let reason = match parse_bytes(&narrowed) {
         Err(ParseReason::Char { position, .. }) => ParseReason::Char {
-            found: fix(position),
+            found: Found::Char(fix(position)),
             position,
         },
         Err(ParseReason::Hyphen { position, .. }) => ParseReason::Hyphen {
-            found: fix(position),
+            found: Found::Char(fix(position)),
             position,
         },
         Err(other) => other,
@@ -86,21 +157,22 @@ fn non_ascii_error(input: &str) -> Error {
         Ok(_) => {
             let position = narrowed.iter().position(|&b| b == 0xFF).unwrap_or(0);
             ParseReason::Char {
-                found: fix(position),
+                found: Found::Char(fix(position)),
                 position,
             }
         }
     };
-    Error::new(ErrorKind::Parse {
-        input: shorten(input),
+    ParseError {
+        input: Input::new(input),
         reason,
-    })
+    }
+    .into()
 }
 
 /// Parses a byte string holding one of the accepted forms.
 ///
 /// # Errors
-/// [`ErrorKind::Parse`] describing the first problem; positions count bytes.
+/// [`crate::ErrorKind::Parse`] describing the first problem; positions count bytes.
 pub fn parse_ascii(input: &[u8]) -> Result<Uuid> {
     parse_bytes(input).map_err(|reason| parse_error(&String::from_utf8_lossy(input), reason))
 }
@@ -115,11 +187,11 @@ fn parse_error(input: &str, reason: ParseReason) -> Error {
                 .map_or(position, |s| s.chars().count());
             match (reason, found) {
                 (ParseReason::Hyphen { .. }, Some(found)) => ParseReason::Hyphen {
-                    found,
+                    found: Found::Char(found),
                     position: char_pos,
                 },
                 (_, Some(found)) => ParseReason::Char {
-                    found,
+                    found: Found::Char(found),
                     position: char_pos,
                 },
                 _ => reason,
@@ -128,10 +200,11 @@ fn parse_error(input: &str, reason: ParseReason) -> Error {
         ParseReason::Length(_) => ParseReason::Length(input.chars().count()),
         other => other,
     };
-    Error::new(ErrorKind::Parse {
-        input: shorten(input),
+    ParseError {
+        input: Input::new(input),
         reason,
-    })
+    }
+    .into()
 }
 
 #[inline]
@@ -177,32 +250,41 @@ fn hex16(chunk: &[u8; 16]) -> Option<u64> {
 }
 
 /// The UUID of 32 hex digits (either case), most significant first, or `None` if any byte is
-/// not a hex digit. Every step is the same branch-free operation on each of the 32 contiguous
-/// bytes, so the compiler turns the loop into a few vector instructions (SSE2 is part of
-/// x86-64's baseline).
-#[inline]
-fn hex32(digits: &[u8; 32]) -> Option<Uuid> {
+/// not a hex digit. Every step is the same branch-free operation on each of the 32 bytes, in
+/// indexed loops over fixed-size arrays, so the compiler turns both loops into a few vector
+/// instructions (SSE2 is part of x86-64's baseline); the validity test is a `|` of two
+/// comparisons, not a short-circuit `&&`, which would be a branch per byte. Out of line and
+/// returning bytes: inlined into its caller, or building the `u128` itself, the pairing loop
+/// is no longer vectorised.
+#[inline(never)]
+fn hex32(digits: &[u8; 32]) -> Option<[u8; 16]> {
     let mut nibbles = [0u8; 32];
     let mut bad = 0u8;
-    for (nibble, &c) in nibbles.iter_mut().zip(digits) {
+    let mut i = 0;
+    while i < 32 {
+        let c = digits[i];
         let digit = c.wrapping_sub(b'0');
         // `| 0x20` folds upper case onto lower case; other bytes fail both tests.
         let letter = (c | 0x20).wrapping_sub(b'a');
-        *nibble = if digit < 10 {
+        let (is_digit, is_letter) = (digit < 10, letter < 6);
+        nibbles[i] = if is_digit {
             digit
         } else {
             letter.wrapping_add(10)
         };
-        bad |= u8::from(digit >= 10 && letter >= 6);
+        bad |= u8::from(!(is_digit | is_letter));
+        i += 1;
     }
     if bad != 0 {
         return None;
     }
     let mut bytes = [0u8; 16];
-    for (byte, pair) in bytes.iter_mut().zip(nibbles.chunks_exact(2)) {
-        *byte = (pair[0] << 4) | pair[1];
+    let mut j = 0;
+    while j < 16 {
+        bytes[j] = (nibbles[2 * j] << 4) | nibbles[2 * j + 1];
+        j += 1;
     }
-    Some(Uuid::from_bytes(bytes))
+    Some(bytes)
 }
 
 /// The UUID of the 36-character hyphenated form.
@@ -241,7 +323,7 @@ fn urn_prefix(s: &[u8]) -> bool {
 #[inline]
 fn fast(s: &[u8]) -> Option<Uuid> {
     match s.len() {
-        32 => hex32(s.try_into().ok()?),
+        32 => hex32(s.try_into().ok()?).map(Uuid::from_bytes),
         36 => hyphenated_fast(s),
         38 if s[0] == b'{' && s[37] == b'}' => hyphenated_fast(&s[1..37]),
         45 if urn_prefix(s) => hyphenated_fast(&s[9..]),
@@ -294,7 +376,7 @@ fn hyphenated(s: &[u8], offset: usize) -> core::result::Result<Uuid, ParseReason
     for &h in &HYPHENS {
         if s[h] != b'-' {
             return Err(ParseReason::Hyphen {
-                found: s[h] as char,
+                found: Found::Char(s[h] as char),
                 position: h + offset,
             });
         }
@@ -318,7 +400,7 @@ fn bad_digit(s: &[u8], pair: usize, offset: usize) -> ParseReason {
         pair + 1
     };
     ParseReason::Char {
-        found: s[at] as char,
+        found: Found::Char(s[at] as char),
         position: at + offset,
     }
 }
@@ -446,5 +528,8 @@ mod tests {
             assert!(msg.contains(needle), "{input:?}: {msg}");
             assert!(msg.contains(&format!("{input:?}")), "{msg}");
         }
+        let controls = "\u{5}".repeat(80);
+        let msg = parse(&controls).unwrap_err().to_string();
+        assert!(msg.len() < 200, "{msg}");
     }
 }

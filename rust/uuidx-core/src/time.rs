@@ -1,4 +1,4 @@
-//! Time bases of the UUID layouts (RFC 9562 §5.1, §5.6, §5.7, §6.1).
+//! Time bases of the UUID layouts ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1), [§5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6), [§5.7](https://www.rfc-editor.org/rfc/rfc9562#section-5.7), [§6.1](https://www.rfc-editor.org/rfc/rfc9562#section-6.1)).
 //!
 //! Versions 1 and 6 count 100-nanosecond intervals since the Gregorian reform,
 //! 1582-10-15 00:00:00 UTC, in 60 bits; version 7 counts milliseconds since the Unix epoch in
@@ -8,16 +8,16 @@
 use crate::{Error, ErrorKind, Result};
 
 /// 100-ns intervals between the Gregorian epoch (1582-10-15) and the Unix epoch (1970-01-01):
-/// `0x01B21DD213814000` (RFC 9562 §5.1, Appendix A).
+/// `0x01B21DD213814000` ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1), [Appendix A](https://www.rfc-editor.org/rfc/rfc9562#appendix-A)).
 pub const GREGORIAN_UNIX_OFFSET_100NS: u64 = 0x01B2_1DD2_1381_4000;
 
-/// The largest 60-bit Gregorian timestamp (RFC 9562 §5.1).
+/// The largest 60-bit Gregorian timestamp ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1)).
 pub const MAX_GREGORIAN_100NS: u64 = (1 << 60) - 1;
 
-/// The largest 48-bit Unix millisecond timestamp of a version 7 UUID (RFC 9562 §5.7).
+/// The largest 48-bit Unix millisecond timestamp of a version 7 UUID ([RFC 9562 §5.7](https://www.rfc-editor.org/rfc/rfc9562#section-5.7)).
 pub const MAX_UNIX_TS_MS: u64 = (1 << 48) - 1;
 
-/// Unix nanoseconds for a 60-bit Gregorian timestamp in 100-ns units (RFC 9562 §5.1).
+/// Unix nanoseconds for a 60-bit Gregorian timestamp in 100-ns units ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1)).
 ///
 /// # Examples
 /// ```
@@ -30,7 +30,7 @@ pub const fn gregorian_to_unix_ns(gregorian_100ns: u64) -> i128 {
 }
 
 /// The 60-bit Gregorian timestamp (100-ns units, rounded down) for Unix nanoseconds
-/// (RFC 9562 §5.1).
+/// ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1)).
 ///
 /// # Errors
 /// [`ErrorKind::TimestampOutOfRange`] before 1582-10-15 or after the year 5236.
@@ -46,7 +46,7 @@ pub fn unix_ns_to_gregorian(unix_ns: i128) -> Result<u64> {
 }
 
 /// The 48-bit millisecond timestamp of a version 7 UUID for Unix nanoseconds, rounded down
-/// (RFC 9562 §5.7).
+/// ([RFC 9562 §5.7](https://www.rfc-editor.org/rfc/rfc9562#section-5.7)).
 ///
 /// # Errors
 /// [`ErrorKind::TimestampOutOfRange`] before 1970 or after the year 10889.

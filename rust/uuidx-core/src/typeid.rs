@@ -5,7 +5,7 @@
 //!
 //! - the prefix is at most 63 characters, lowercase ASCII letters and underscores, and does
 //!   not start or end with an underscore;
-//! - the suffix is the UUID's 128-bit value (Python's `UUID.int`; RFC 9562 §4) in Crockford's
+//! - the suffix is the UUID's 128-bit value (Python's `UUID.int`; [RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4)) in Crockford's
 //!   base32, lower case, 26 characters, the first at most `7` so that it fits 128 bits: the
 //!   same text as [`crate::encoding::Encoding::Base32`] writes;
 //! - a TypeID splits at its last underscore, so the suffix never holds one.
@@ -27,10 +27,10 @@
 //! assert!(err.to_string().contains("'H' at position 7"));
 //! ```
 
-use crate::encoding::{crockford, crockford_decode, typeid_suffix_problem};
-use crate::encoding::{CROCKFORD_LOWER, CROCKFORD_LOWER_ONLY};
-use crate::error::{shorten, DecodeReason, TypeIdReason};
-use crate::{Error, ErrorKind, Result, Uuid};
+use crate::encoding::{crockford, crockford_decode, typeid_suffix_problem, DecodeReason};
+use crate::encoding::{CROCKFORD_LOWER, TYPEID_SUFFIX};
+use crate::{Error, ErrorKind, Found, Input, Result, Uuid};
+use core::fmt;
 
 /// The longest prefix, in characters.
 pub const MAX_PREFIX_LEN: usize = 63;
@@ -38,6 +38,114 @@ pub const MAX_PREFIX_LEN: usize = 63;
 pub const SUFFIX_LEN: usize = 26;
 /// The longest TypeID: a prefix of [`MAX_PREFIX_LEN`], `_` and the suffix.
 pub const MAX_LEN: usize = MAX_PREFIX_LEN + 1 + SUFFIX_LEN;
+
+/// Text that is not a TypeID ([`crate::ErrorKind::TypeId`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TypeIdError {
+    /// The rejected input.
+    pub input: Input,
+    /// What was wrong.
+    pub reason: TypeIdReason,
+}
+
+/// A TypeID prefix that breaks the rules ([`crate::ErrorKind::TypeIdPrefix`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PrefixError {
+    /// The rejected prefix.
+    pub prefix: Input,
+    /// What was wrong: one of the prefix reasons of [`TypeIdReason`].
+    pub reason: TypeIdReason,
+}
+
+/// What exactly was wrong with a TypeID or its prefix (see [`TypeIdError`] and
+/// [`PrefixError`]). Positions count characters from the start of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TypeIdReason {
+    /// A prefix longer than [`MAX_PREFIX_LEN`] characters.
+    PrefixLength(usize),
+    /// A prefix character other than a lowercase ASCII letter or `_`.
+    PrefixChar {
+        /// The character found.
+        found: Found,
+        /// Its position.
+        position: usize,
+    },
+    /// A prefix that starts or ends with `_`.
+    PrefixUnderscore {
+        /// The underscore's position.
+        position: usize,
+    },
+    /// A `_` separator with nothing before it: without a prefix, a TypeID is the suffix alone.
+    EmptyPrefix,
+    /// A suffix that is not 26 lowercase Crockford base32 characters of at most 128 bits;
+    /// positions count from the start of the whole TypeID.
+    Suffix(DecodeReason),
+}
+
+impl TypeIdReason {
+    /// The character the reason points at, and its position, if it may be one that is not a
+    /// digit of any alphabet.
+    pub(crate) fn found_mut(&mut self) -> Option<(&mut Found, usize)> {
+        match self {
+            Self::PrefixChar { found, position } => Some((found, *position)),
+            Self::Suffix(reason) => reason.found_mut(),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for TypeIdReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::PrefixLength(n) => write!(
+                f,
+                "the prefix has {n} characters: expected at most {MAX_PREFIX_LEN}"
+            ),
+            Self::PrefixChar { found, position } => write!(
+                f,
+                "{} at position {position} in the prefix: \
+                 expected a lowercase ASCII letter or '_'",
+                found.invalid()
+            ),
+            Self::PrefixUnderscore { position } => write!(
+                f,
+                "'_' at position {position}: the prefix must not start or end with '_'"
+            ),
+            Self::EmptyPrefix => f.write_str(
+                "'_' at position 0 with an empty prefix: without a prefix, a TypeID is the \
+                 26-character suffix alone",
+            ),
+            Self::Suffix(reason) => write!(f, "in the suffix, {reason}"),
+        }
+    }
+}
+
+impl fmt::Display for TypeIdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid TypeID {}: {}", self.input, self.reason)
+    }
+}
+
+impl fmt::Display for PrefixError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid TypeID prefix {}: {}", self.prefix, self.reason)
+    }
+}
+
+impl From<TypeIdError> for Error {
+    fn from(error: TypeIdError) -> Self {
+        Error::new(ErrorKind::TypeId(error))
+    }
+}
+
+impl From<PrefixError> for Error {
+    fn from(error: PrefixError) -> Self {
+        Error::new(ErrorKind::TypeIdPrefix(error))
+    }
+}
 
 /// Checks that `prefix` is a valid TypeID prefix (the empty string is).
 ///
@@ -63,11 +171,12 @@ pub fn check_prefix(prefix: &str) -> Result<()> {
 
 #[cold]
 fn prefix_error(prefix: &str) -> Error {
-    Error::new(ErrorKind::TypeIdPrefix {
-        prefix: shorten(prefix),
+    PrefixError {
+        prefix: Input::new(prefix),
         // Never the fallback: `is_valid_prefix` and `prefix_problem` agree.
         reason: prefix_problem(prefix).unwrap_or(TypeIdReason::PrefixLength(prefix.len())),
-    })
+    }
+    .into()
 }
 
 /// The TypeID of `uuid` with `prefix` (the suffix alone if `prefix` is empty).
@@ -116,7 +225,7 @@ pub fn typeid_into(prefix: &str, uuid: Uuid, out: &mut [u8]) -> Result<usize> {
         out[..prefix.len()].copy_from_slice(prefix.as_bytes());
         out[prefix.len()] = b'_';
     }
-    out[start..len].copy_from_slice(&crockford(uuid.as_u128(), CROCKFORD_LOWER));
+    out[start..len].copy_from_slice(&crockford(uuid.as_u128(), &CROCKFORD_LOWER));
     Ok(len)
 }
 
@@ -143,7 +252,7 @@ fn parse_fast(input: &str) -> Option<(&str, Uuid)> {
     let bytes = input.as_bytes();
     let head_len = bytes.len().checked_sub(SUFFIX_LEN)?;
     let (head, suffix) = bytes.split_at(head_len);
-    let value = crockford_decode(suffix.try_into().ok()?, &CROCKFORD_LOWER_ONLY)?;
+    let value = crockford_decode(suffix.try_into().ok()?, &TYPEID_SUFFIX)?;
     let prefix = match head {
         [] => "",
         [prefix @ .., b'_'] if !prefix.is_empty() && is_valid_prefix(prefix) => {
@@ -179,10 +288,11 @@ fn parse_error(input: &str) -> Error {
 }
 
 fn typeid_error(input: &str, reason: TypeIdReason) -> Error {
-    Error::new(ErrorKind::TypeId {
-        input: shorten(input),
+    TypeIdError {
+        input: Input::new(input),
         reason,
-    })
+    }
+    .into()
 }
 
 /// Whether `prefix` is valid: what [`prefix_problem`] checks, as one pass.
@@ -205,7 +315,10 @@ fn prefix_problem(prefix: &str) -> Option<TypeIdReason> {
         // Every byte before it is ASCII, so `position` is a character boundary and counts
         // characters.
         let found = prefix[position..].chars().next().unwrap_or('\u{FFFD}');
-        return Some(TypeIdReason::PrefixChar { found, position });
+        return Some(TypeIdReason::PrefixChar {
+            found: Found::Char(found),
+            position,
+        });
     }
     if bytes.first() == Some(&b'_') {
         return Some(TypeIdReason::PrefixUnderscore { position: 0 });
@@ -244,7 +357,7 @@ mod tests {
     fn rejected() -> Vec<(String, TypeIdReason)> {
         let suffix_char = |found, position| {
             TypeIdReason::Suffix(DecodeReason::Char {
-                found,
+                found: Found::Char(found),
                 position,
                 expected: "a lowercase Crockford base32 digit: 0-9 or a letter other than \
                            i, l, o and u",
@@ -264,21 +377,21 @@ mod tests {
             (
                 format!("Pre_{SUFFIX}"),
                 TypeIdReason::PrefixChar {
-                    found: 'P',
+                    found: Found::Char('P'),
                     position: 0,
                 },
             ),
             (
                 format!("pré_{SUFFIX}"),
                 TypeIdReason::PrefixChar {
-                    found: 'é',
+                    found: Found::Char('é'),
                     position: 2,
                 },
             ),
             (
                 format!("a1_{SUFFIX}"),
                 TypeIdReason::PrefixChar {
-                    found: '1',
+                    found: Found::Char('1'),
                     position: 1,
                 },
             ),
@@ -332,15 +445,15 @@ mod tests {
             let err = parse_typeid(&input).unwrap_err();
             assert_eq!(
                 err.kind(),
-                &ErrorKind::TypeId {
-                    input: shorten(&input),
+                &ErrorKind::TypeId(TypeIdError {
+                    input: Input::new(&input),
                     reason
-                },
+                }),
                 "{input:?}: {err}"
             );
             assert!(
                 err.to_string()
-                    .starts_with(&format!("invalid TypeID {:?}: ", shorten(&input))),
+                    .starts_with(&format!("invalid TypeID {}: ", Input::new(&input))),
                 "{err}"
             );
         }

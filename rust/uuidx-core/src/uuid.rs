@@ -1,8 +1,8 @@
-//! The [`Uuid`] value type with variant and version introspection (RFC 9562 §4).
+//! The [`Uuid`] value type with variant and version introspection ([RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4)).
 
 use core::fmt;
 
-/// A 128-bit UUID (RFC 9562 §4), stored as an unsigned integer whose most significant bit is
+/// A 128-bit UUID ([RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4)), stored as an unsigned integer whose most significant bit is
 /// the first bit of octet 0 ("network byte order"), the same value as Python's `UUID.int`.
 ///
 /// # Examples
@@ -17,7 +17,7 @@ use core::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Uuid(u128);
 
-/// The variant field (RFC 9562 §4.1, Table 1): the most significant bits of octet 8.
+/// The variant field ([RFC 9562 §4.1](https://www.rfc-editor.org/rfc/rfc9562#section-4.1), Table 1): the most significant bits of octet 8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// `0xxx`: reserved, NCS backward compatibility. The Nil UUID falls here.
@@ -43,13 +43,13 @@ impl Variant {
     }
 }
 
-/// Mask that clears the version nibble and the two variant bits (RFC 9562 §4.1, §4.2).
+/// Mask that clears the version nibble and the two variant bits ([RFC 9562 §4.1](https://www.rfc-editor.org/rfc/rfc9562#section-4.1), [§4.2](https://www.rfc-editor.org/rfc/rfc9562#section-4.2)).
 pub(crate) const VER_VAR_MASK: u128 = !((0xF << 76) | (0b11 << 62));
 
 impl Uuid {
-    /// The Nil UUID, all 128 bits zero (RFC 9562 §5.9).
+    /// The Nil UUID, all 128 bits zero ([RFC 9562 §5.9](https://www.rfc-editor.org/rfc/rfc9562#section-5.9)).
     pub const NIL: Self = Self(0);
-    /// The Max UUID, all 128 bits one (RFC 9562 §5.10).
+    /// The Max UUID, all 128 bits one ([RFC 9562 §5.10](https://www.rfc-editor.org/rfc/rfc9562#section-5.10)).
     pub const MAX: Self = Self(u128::MAX);
 
     /// The UUID whose integer value is `value` (Python's `UUID(int=value)`).
@@ -64,7 +64,7 @@ impl Uuid {
         self.0
     }
 
-    /// The UUID made of these 16 octets in network order (RFC 9562 §4).
+    /// The UUID made of these 16 octets in network order ([RFC 9562 §4](https://www.rfc-editor.org/rfc/rfc9562#section-4)).
     #[inline]
     pub const fn from_bytes(bytes: [u8; 16]) -> Self {
         Self(u128::from_be_bytes(bytes))
@@ -87,14 +87,14 @@ impl Uuid {
         Ok(Self::from_bytes(array))
     }
 
-    /// Sets the version nibble (RFC 9562 §4.2) and the RFC variant bits `10` (§4.1) on `value`,
+    /// Sets the version nibble ([RFC 9562 §4.2](https://www.rfc-editor.org/rfc/rfc9562#section-4.2)) and the RFC variant bits `10` ([§4.1](https://www.rfc-editor.org/rfc/rfc9562#section-4.1)) on `value`,
     /// discarding whatever those six bits held.
     #[inline]
     pub const fn with_version(value: u128, version: u8) -> Self {
         Self((value & VER_VAR_MASK) | ((version as u128 & 0xF) << 76) | (0b10 << 62))
     }
 
-    /// The variant (RFC 9562 §4.1).
+    /// The variant ([RFC 9562 §4.1](https://www.rfc-editor.org/rfc/rfc9562#section-4.1)).
     #[inline]
     pub const fn variant(self) -> Variant {
         let octet8 = (self.0 >> 56) as u8;
@@ -109,7 +109,7 @@ impl Uuid {
         }
     }
 
-    /// The 4-bit version field (RFC 9562 §4.2), whatever the variant.
+    /// The 4-bit version field ([RFC 9562 §4.2](https://www.rfc-editor.org/rfc/rfc9562#section-4.2)), whatever the variant.
     #[inline]
     pub const fn version_field(self) -> u8 {
         ((self.0 >> 76) & 0xF) as u8
@@ -125,13 +125,13 @@ impl Uuid {
         }
     }
 
-    /// `true` for the Nil UUID (RFC 9562 §5.9).
+    /// `true` for the Nil UUID ([RFC 9562 §5.9](https://www.rfc-editor.org/rfc/rfc9562#section-5.9)).
     #[inline]
     pub const fn is_nil(self) -> bool {
         self.0 == 0
     }
 
-    /// `true` for the Max UUID (RFC 9562 §5.10).
+    /// `true` for the Max UUID ([RFC 9562 §5.10](https://www.rfc-editor.org/rfc/rfc9562#section-5.10)).
     #[inline]
     pub const fn is_max(self) -> bool {
         self.0 == u128::MAX

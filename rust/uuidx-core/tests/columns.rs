@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use uuidx_core::column::{self, OnError};
 use uuidx_core::encoding::Encoding;
 use uuidx_core::name::{self, Algorithm};
-use uuidx_core::{format, mask, parse, Uuid};
+use uuidx_core::{mask, parse, Uuid};
 
 /// Rows of UUIDs, some null, built from arbitrary 128-bit values (every version and variant).
 fn uuid_rows() -> impl Strategy<Value = Vec<Option<Uuid>>> {
@@ -18,7 +18,7 @@ fn uuid_rows() -> impl Strategy<Value = Vec<Option<Uuid>>> {
 fn text_rows() -> impl Strategy<Value = Vec<Option<String>>> {
     let text = prop_oneof![
         any::<u128>().prop_map(|x| Uuid::from_u128(x).to_string()),
-        any::<u128>().prop_map(|x| format::encode(Uuid::from_u128(x), format::Format::Urn, true)),
+        any::<u128>().prop_map(|x| Encoding::Urn.encode(Uuid::from_u128(x)).to_uppercase()),
         "[0-9a-fA-F-]{30,40}",
         ".{0,50}",
     ];
@@ -31,7 +31,7 @@ proptest! {
         let n = rows.len();
         let (mut out, mut valid) = (vec![0xEE; 16 * n], vec![false; n]);
         let bytes = || rows.iter().map(|r| r.as_deref().map(str::as_bytes));
-        let nulls = column::parse(bytes(), &mut out, &mut valid, OnError::Null).unwrap();
+        let nulls = column::parse(bytes(), &mut out, &mut valid, OnError::Null, column::run_to_end).unwrap();
         prop_assert_eq!(nulls, valid.iter().filter(|v| !**v).count());
         for ((row, u), ok) in rows.iter().zip(column::records(&out)).zip(&valid) {
             let scalar = row.as_deref().and_then(|s| parse::parse(s).ok());
@@ -40,7 +40,7 @@ proptest! {
         }
         // Under Raise, the first bad row is the error's row, with the scalar parser's message.
         let first_bad = rows.iter().position(|r| r.as_deref().is_some_and(|s| parse::parse(s).is_err()));
-        let raised = column::parse(bytes(), &mut out, &mut valid, OnError::Raise);
+        let raised = column::parse(bytes(), &mut out, &mut valid, OnError::Raise, column::run_to_end);
         match first_bad {
             None => prop_assert_eq!(raised.unwrap(), nulls),
             Some(i) => {
@@ -56,7 +56,7 @@ proptest! {
         let encoding = Encoding::ALL[which];
         let (n, width) = (rows.len(), encoding.len());
         let (mut text, mut valid) = (vec![b'?'; width * n], vec![false; n]);
-        column::encode(rows.iter().copied(), encoding, &mut text, &mut valid).unwrap();
+        column::encode(rows.iter().copied(), encoding, &mut text, &mut valid, column::run_to_end).unwrap();
         for ((row, slot), ok) in rows.iter().zip(text.chunks(width)).zip(&valid) {
             prop_assert_eq!(row.is_some(), *ok);
             let expected = row.map_or_else(|| "\0".repeat(width), |u| encoding.encode(u));
@@ -66,15 +66,15 @@ proptest! {
         // encoding, so they are errors (null under OnError::Null).
         let texts = text.chunks(width).zip(&valid).map(|(t, ok)| ok.then_some(t));
         let (mut out, mut back) = (vec![0xAA; 16 * n], vec![false; n]);
-        let nulls = column::decode(texts.clone(), encoding, &mut out, &mut back, OnError::Raise).unwrap();
+        let nulls = column::decode(texts.clone(), encoding, &mut out, &mut back, OnError::Raise, column::run_to_end).unwrap();
         prop_assert_eq!(nulls, rows.iter().filter(|r| r.is_none()).count());
         let decoded: Vec<Option<Uuid>> = column::records(&out).zip(&back).map(|(u, ok)| ok.then_some(u)).collect();
         prop_assert_eq!(&decoded, &rows);
         let raw = text.chunks(width).map(Some);
         match rows.iter().position(Option::is_none) {
-            None => prop_assert_eq!(column::decode(raw, encoding, &mut out, &mut back, OnError::Raise).unwrap(), 0),
+            None => prop_assert_eq!(column::decode(raw, encoding, &mut out, &mut back, OnError::Raise, column::run_to_end).unwrap(), 0),
             Some(i) => {
-                let err = column::decode(raw, encoding, &mut out, &mut back, OnError::Raise).unwrap_err();
+                let err = column::decode(raw, encoding, &mut out, &mut back, OnError::Raise, column::run_to_end).unwrap_err();
                 let expected = encoding.decode_ascii(&vec![0u8; width]).unwrap_err();
                 prop_assert_eq!(err.to_string(), format!("row {i}: {expected}"));
             }
@@ -89,7 +89,7 @@ proptest! {
             .collect();
         let n = rows.len();
         let (mut out, mut valid) = (vec![0u8; 16 * n], vec![false; n]);
-        let nulls = column::mask_v7(rows.iter().copied(), &key, &mut out, &mut valid, OnError::Null).unwrap();
+        let nulls = column::mask_v7(rows.iter().copied(), &key, &mut out, &mut valid, OnError::Null, column::run_to_end).unwrap();
         let mut masked = 0;
         for ((row, u), ok) in rows.iter().zip(column::records(&out)).zip(&valid) {
             let expected = row.and_then(|r| mask::mask_v7(r, &key).ok());
@@ -99,14 +99,14 @@ proptest! {
         prop_assert_eq!(nulls, n - masked);
         let facades: Vec<Option<Uuid>> = column::records(&out).zip(&valid).map(|(u, ok)| ok.then_some(u)).collect();
         let mut back = vec![0u8; 16 * n];
-        column::unmask_v7(facades.iter().copied(), &key, &mut back, &mut valid, OnError::Raise).unwrap();
+        column::unmask_v7(facades.iter().copied(), &key, &mut back, &mut valid, OnError::Raise, column::run_to_end).unwrap();
         for ((row, u), ok) in rows.iter().zip(column::records(&back)).zip(&valid) {
             if *ok {
                 prop_assert_eq!(Some(u), *row);
             }
         }
         if let Some(i) = rows.iter().position(|r| r.is_some_and(|u| u.version_number() != Some(7))) {
-            let err = column::mask_v7(rows.iter().copied(), &key, &mut out, &mut valid, OnError::Raise).unwrap_err();
+            let err = column::mask_v7(rows.iter().copied(), &key, &mut out, &mut valid, OnError::Raise, column::run_to_end).unwrap_err();
             prop_assert!(err.to_string().starts_with(&format!("row {i}: ")), "{}", err);
         }
     }
@@ -125,7 +125,7 @@ proptest! {
         let n = names.len();
         let (mut out, mut valid) = (vec![0xEE; 16 * n], vec![false; n]);
         let rows = names.iter().map(|r| r.as_deref());
-        column::name_based(ns, algorithm, rows, &mut out, &mut valid).unwrap();
+        column::name_based(ns, algorithm, rows, &mut out, &mut valid, column::run_to_end).unwrap();
         for ((name, u), ok) in names.iter().zip(column::records(&out)).zip(&valid) {
             let scalar = name.as_deref().map(|name| match algorithm {
                 Algorithm::Md5 => name::v3(ns, name),
@@ -141,7 +141,7 @@ proptest! {
     fn timestamps_equal_timestamp_unix_ns(rows in uuid_rows()) {
         let n = rows.len();
         let (mut out, mut valid) = (vec![-1; n], vec![false; n]);
-        column::timestamps_ns(rows.iter().copied(), &mut out, &mut valid, OnError::Null).unwrap();
+        column::timestamps_ns(rows.iter().copied(), &mut out, &mut valid, OnError::Null, column::run_to_end).unwrap();
         for ((row, ns), ok) in rows.iter().zip(&out).zip(&valid) {
             let scalar = row
                 .and_then(|u| u.timestamp_unix_ns().ok())

@@ -1,13 +1,34 @@
-//! Version 1: Gregorian time-based (RFC 9562 §5.1).
+//! Version 1: Gregorian time-based ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1)).
 //!
 //! ```text
 //! time_low (32) | time_mid (16) | ver (4) | time_high (12) | var (2) | clock_seq (14) | node (48)
 //! ```
 
-use super::{check_fields, FieldSpec};
+use super::{check_fields, laid_out, Field, FieldSpec, Layout, TIME_100NS};
 use crate::{Result, Uuid};
 
-/// The fields of a version 1 UUID, named as in RFC 9562 §5.1.
+/// The layout of version 1, as the RFC's figure draws it.
+pub const LAYOUT: Layout = Layout::new(
+    "v1",
+    Some(1),
+    "Version 1, Gregorian time-based (RFC 9562 §5.1).",
+    &FIELDS_LAID_OUT,
+);
+
+const FIELDS_LAID_OUT: [Field; 7] = laid_out([
+    ("time_low", 32),
+    ("time_mid", 16),
+    ("ver", 4),
+    ("time_high", 12),
+    ("var", 2),
+    ("clock_seq", 14),
+    ("node", 48),
+]);
+
+/// The `node` argument of [`new`] (and of the v1 and v6 generators).
+pub const NODE: FieldSpec = LAYOUT.field("node").spec();
+
+/// The fields of a version 1 UUID, named as in [RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fields {
     /// The least significant 32 bits of the 60-bit timestamp.
@@ -35,29 +56,17 @@ impl Fields {
         }
     }
 
-    /// The 60-bit timestamp, 100-ns intervals since 1582-10-15 (RFC 9562 §5.1).
+    /// The 60-bit timestamp, 100-ns intervals since 1582-10-15 ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1)).
     pub const fn timestamp(&self) -> u64 {
         ((self.time_high as u64) << 48) | ((self.time_mid as u64) << 32) | self.time_low as u64
-    }
-
-    pub(crate) fn named_values(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("time_low", u64::from(self.time_low)),
-            ("time_mid", u64::from(self.time_mid)),
-            ("ver", 1),
-            ("time_high", u64::from(self.time_high)),
-            ("var", 0b10),
-            ("clock_seq", u64::from(self.clock_seq)),
-            ("node", self.node),
-        ]
     }
 }
 
 /// The arguments of [`new`]: names and widths in bits.
-pub const FIELDS: [FieldSpec; 3] = [("time_100ns", 60), ("clock_seq", 14), ("node", 48)];
+pub const FIELDS: [FieldSpec; 3] = [TIME_100NS, LAYOUT.field("clock_seq").spec(), NODE];
 
 /// Builds a version 1 UUID from a 60-bit timestamp (100-ns intervals since 1582-10-15), a
-/// 14-bit clock sequence and a 48-bit node (RFC 9562 §5.1).
+/// 14-bit clock sequence and a 48-bit node ([RFC 9562 §5.1](https://www.rfc-editor.org/rfc/rfc9562#section-5.1)).
 ///
 /// # Errors
 /// [`crate::ErrorKind::FieldOutOfRange`] when a field does not fit its width.
@@ -86,7 +95,7 @@ pub(crate) const fn build(timestamp: u64, clock_seq: u16, node: u64) -> Uuid {
 }
 
 /// Rewrites a version 6 UUID as the version 1 UUID with the same timestamp, clock sequence
-/// and node (RFC 9562 §5.6: v6 is v1 with the timestamp bytes reordered).
+/// and node ([RFC 9562 §5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6): v6 is v1 with the timestamp bytes reordered).
 ///
 /// # Errors
 /// [`crate::ErrorKind::InvalidOption`] unless `uuid` is version 6.

@@ -1,4 +1,4 @@
-//! Version 2: DCE Security (RFC 9562 §5.2, which defers to DCE 1.1 Authentication and Security
+//! Version 2: DCE Security ([RFC 9562 §5.2](https://www.rfc-editor.org/rfc/rfc9562#section-5.2), which defers to DCE 1.1 Authentication and Security
 //! Services, §11.5.1.1).
 //!
 //! Version 2 is version 1 with the low 32 timestamp bits replaced by a local identifier (a
@@ -9,8 +9,27 @@
 //! local_id (32) | time_mid (16) | ver (4) | time_high (12) | var (2) | clock_seq (6) | local_domain (8) | node (48)
 //! ```
 
-use super::{check_fields, FieldSpec};
+use super::{check_fields, laid_out, Field, FieldSpec, Layout, TIME_100NS};
 use crate::{Result, Uuid};
+
+/// The layout of version 2, as DCE 1.1 draws it.
+pub const LAYOUT: Layout = Layout::new(
+    "v2",
+    Some(2),
+    "Version 2, DCE Security (RFC 9562 §5.2; DCE 1.1).",
+    &FIELDS_LAID_OUT,
+);
+
+const FIELDS_LAID_OUT: [Field; 8] = laid_out([
+    ("local_id", 32),
+    ("time_mid", 16),
+    ("ver", 4),
+    ("time_high", 12),
+    ("var", 2),
+    ("clock_seq", 6),
+    ("local_domain", 8),
+    ("node", 48),
+]);
 
 /// The local domains DCE 1.1 defines; other values are site-defined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,28 +106,15 @@ impl Fields {
     pub const fn timestamp_high_bits(&self) -> u64 {
         ((self.time_high as u64) << 48) | ((self.time_mid as u64) << 32)
     }
-
-    pub(crate) fn named_values(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("local_id", u64::from(self.local_id)),
-            ("time_mid", u64::from(self.time_mid)),
-            ("ver", 2),
-            ("time_high", u64::from(self.time_high)),
-            ("var", 0b10),
-            ("clock_seq", u64::from(self.clock_seq)),
-            ("local_domain", u64::from(self.local_domain)),
-            ("node", self.node),
-        ]
-    }
 }
 
 /// The arguments of [`new`]: names and widths in bits.
 pub const FIELDS: [FieldSpec; 5] = [
-    ("local_domain", 8),
-    ("local_id", 32),
-    ("time_100ns", 60),
-    ("clock_seq", 6),
-    ("node", 48),
+    LAYOUT.field("local_domain").spec(),
+    LAYOUT.field("local_id").spec(),
+    TIME_100NS,
+    LAYOUT.field("clock_seq").spec(),
+    LAYOUT.field("node").spec(),
 ];
 
 /// Builds a version 2 UUID: the local domain and identifier, a 60-bit Gregorian timestamp of

@@ -1,14 +1,25 @@
-//! Version 4: random (RFC 9562 §5.4).
+//! Version 4: random ([RFC 9562 §5.4](https://www.rfc-editor.org/rfc/rfc9562#section-5.4)).
 //!
 //! ```text
 //! random_a (48) | ver (4) | random_b (12) | var (2) | random_c (62)
 //! ```
 
+use super::{shaped_fields, Field, Layout};
 use crate::random::{RandomSource, ThreadRandom};
 use crate::Uuid;
 
+/// The layout of version 4, as the RFC's figure draws it.
+pub const LAYOUT: Layout = Layout::new(
+    "v4",
+    Some(4),
+    "Version 4, random (RFC 9562 §5.4).",
+    &FIELDS_LAID_OUT,
+);
+
+const FIELDS_LAID_OUT: [Field; 5] = shaped_fields(["random_a", "random_b", "random_c"]);
+
 /// A version 4 UUID from 16 random octets; the six version and variant bits are overwritten
-/// (RFC 9562 §5.4).
+/// ([RFC 9562 §5.4](https://www.rfc-editor.org/rfc/rfc9562#section-5.4)).
 ///
 /// # Examples
 /// ```
@@ -23,7 +34,7 @@ pub const fn from_random_bytes(random: [u8; 16]) -> Uuid {
 }
 
 /// A version 4 UUID whose 122 free bits come from the calling thread's CSPRNG
-/// (RFC 9562 §5.4, §6.9).
+/// ([RFC 9562 §5.4](https://www.rfc-editor.org/rfc/rfc9562#section-5.4), [§6.9](https://www.rfc-editor.org/rfc/rfc9562#section-6.9)).
 #[inline]
 pub fn new() -> Uuid {
     Uuid::with_version(ThreadRandom.u128(), 4)
@@ -55,7 +66,7 @@ pub fn fill_bytes(out: &mut [u8]) -> crate::Result<()> {
 /// [`crate::ErrorKind::InvalidLength`] unless `out.len()` is a multiple of 16; an error of the
 /// random source.
 pub fn fill_bytes_from<R: RandomSource + ?Sized>(out: &mut [u8], random: &R) -> crate::Result<()> {
-    if out.len() % 16 != 0 {
+    if !out.len().is_multiple_of(16) {
         return Err(crate::Error::invalid_length(
             "a buffer of UUIDs (a multiple of 16)",
             out.len().next_multiple_of(16),

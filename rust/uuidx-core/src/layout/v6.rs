@@ -1,13 +1,31 @@
-//! Version 6: reordered Gregorian time-based (RFC 9562 §5.6).
+//! Version 6: reordered Gregorian time-based ([RFC 9562 §5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6)).
 //!
 //! ```text
 //! time_high (32) | time_mid (16) | ver (4) | time_low (12) | var (2) | clock_seq (14) | node (48)
 //! ```
 
-use super::{check_fields, FieldSpec};
+use super::{check_fields, laid_out, Field, FieldSpec, Layout, TIME_100NS};
 use crate::{Error, ErrorKind, Result, Uuid};
 
-/// The fields of a version 6 UUID, named as in RFC 9562 §5.6.
+/// The layout of version 6, as the RFC's figure draws it.
+pub const LAYOUT: Layout = Layout::new(
+    "v6",
+    Some(6),
+    "Version 6, reordered Gregorian time-based (RFC 9562 §5.6).",
+    &FIELDS_LAID_OUT,
+);
+
+const FIELDS_LAID_OUT: [Field; 7] = laid_out([
+    ("time_high", 32),
+    ("time_mid", 16),
+    ("ver", 4),
+    ("time_low", 12),
+    ("var", 2),
+    ("clock_seq", 14),
+    ("node", 48),
+]);
+
+/// The fields of a version 6 UUID, named as in [RFC 9562 §5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fields {
     /// The most significant 32 bits of the 60-bit timestamp.
@@ -35,29 +53,21 @@ impl Fields {
         }
     }
 
-    /// The 60-bit timestamp, 100-ns intervals since 1582-10-15 (RFC 9562 §5.6).
+    /// The 60-bit timestamp, 100-ns intervals since 1582-10-15 ([RFC 9562 §5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6)).
     pub const fn timestamp(&self) -> u64 {
         ((self.time_high as u64) << 28) | ((self.time_mid as u64) << 12) | self.time_low as u64
-    }
-
-    pub(crate) fn named_values(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("time_high", u64::from(self.time_high)),
-            ("time_mid", u64::from(self.time_mid)),
-            ("ver", 6),
-            ("time_low", u64::from(self.time_low)),
-            ("var", 0b10),
-            ("clock_seq", u64::from(self.clock_seq)),
-            ("node", self.node),
-        ]
     }
 }
 
 /// The arguments of [`new`]: names and widths in bits.
-pub const FIELDS: [FieldSpec; 3] = [("time_100ns", 60), ("clock_seq", 14), ("node", 48)];
+pub const FIELDS: [FieldSpec; 3] = [
+    TIME_100NS,
+    LAYOUT.field("clock_seq").spec(),
+    LAYOUT.field("node").spec(),
+];
 
 /// Builds a version 6 UUID from a 60-bit timestamp (100-ns intervals since 1582-10-15), a
-/// 14-bit clock sequence and a 48-bit node (RFC 9562 §5.6).
+/// 14-bit clock sequence and a 48-bit node ([RFC 9562 §5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6)).
 ///
 /// # Errors
 /// [`ErrorKind::FieldOutOfRange`] when a field does not fit its width.
@@ -85,7 +95,7 @@ pub(crate) const fn build(timestamp: u64, clock_seq: u16, node: u64) -> Uuid {
 }
 
 /// Rewrites a version 1 UUID as the version 6 UUID with the same timestamp, clock sequence
-/// and node (RFC 9562 §5.6).
+/// and node ([RFC 9562 §5.6](https://www.rfc-editor.org/rfc/rfc9562#section-5.6)).
 ///
 /// # Errors
 /// [`ErrorKind::InvalidOption`] unless `uuid` is version 1.

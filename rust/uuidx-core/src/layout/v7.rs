@@ -1,4 +1,4 @@
-//! Version 7: Unix Epoch time-based (RFC 9562 §5.7).
+//! Version 7: Unix Epoch time-based ([RFC 9562 §5.7](https://www.rfc-editor.org/rfc/rfc9562#section-5.7)).
 //!
 //! ```text
 //! unix_ts_ms (48) | ver (4) | rand_a (12) | var (2) | rand_b (62)
@@ -6,14 +6,25 @@
 //!
 //! Monotonic generation lives in [`crate::generator`]; this module only lays out fields.
 
+use super::{shaped_fields, Field, Layout};
 use crate::Result;
 use crate::Uuid;
 
+/// The layout of version 7, as the RFC's figure draws it.
+pub const LAYOUT: Layout = Layout::new(
+    "v7",
+    Some(7),
+    "Version 7, Unix Epoch time-based (RFC 9562 §5.7).",
+    &FIELDS_LAID_OUT,
+);
+
+const FIELDS_LAID_OUT: [Field; 5] = shaped_fields(["unix_ts_ms", "rand_a", "rand_b"]);
+
 /// The arguments of [`new`]: names and widths in bits.
-pub const FIELDS: [super::FieldSpec; 3] = super::shaped(["unix_ts_ms", "rand_a", "rand_b"]);
+pub const FIELDS: [super::FieldSpec; 3] = super::shaped(&LAYOUT);
 
 /// Builds a version 7 UUID from a 48-bit Unix millisecond timestamp, 12 bits of `rand_a` and
-/// 62 bits of `rand_b` (RFC 9562 §5.7).
+/// 62 bits of `rand_b` ([RFC 9562 §5.7](https://www.rfc-editor.org/rfc/rfc9562#section-5.7)).
 ///
 /// # Errors
 /// [`crate::ErrorKind::FieldOutOfRange`] when a field does not fit its width.
@@ -29,7 +40,7 @@ pub fn new(unix_ts_ms: u64, rand_a: u64, rand_b: u64) -> Result<Uuid> {
 }
 
 /// A version 7 UUID for the instant `unix_ns` (nanoseconds since 1970): the millisecond in
-/// `unix_ts_ms`, the fraction of the millisecond in `rand_a` (§6.2 Method 3, as the default
+/// `unix_ts_ms`, the fraction of the millisecond in `rand_a` ([§6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2) Method 3, as the default
 /// generator does) and 62 random bits in `rand_b`. Not part of any monotonic sequence.
 ///
 /// # Errors
@@ -46,7 +57,7 @@ pub fn at_unix_ns<R: crate::random::RandomSource + ?Sized>(
 
 /// The smallest version 7 UUID of the millisecond that contains `unix_ns`: `rand_a` and
 /// `rand_b` all zero. With [`max_at_unix_ns`] it bounds every v7 of an interval, for range
-/// queries and partition boundaries (RFC 9562 §6.13).
+/// queries and partition boundaries ([RFC 9562 §6.13](https://www.rfc-editor.org/rfc/rfc9562#section-6.13)).
 ///
 /// # Errors
 /// [`crate::ErrorKind::TimestampOutOfRange`] before 1970 or after the year 10889.
@@ -82,7 +93,7 @@ pub fn max_at_unix_ns(unix_ns: i128) -> Result<Uuid> {
     ))
 }
 
-/// A version 7 UUID read as a monotonic generator laid it out (RFC 9562 §6.2, §6.4): the 74
+/// A version 7 UUID read as a monotonic generator laid it out ([RFC 9562 §6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2), [§6.4](https://www.rfc-editor.org/rfc/rfc9562#section-6.4)): the 74
 /// bits after `unix_ts_ms` (`rand_a` then `rand_b`, the version and variant bits skipped)
 /// split, left to right, into `fraction`, `counter`, `node` and the fresh `random` bits.
 /// See [`crate::generator::V7Method::widths`] for each method's widths.
@@ -94,7 +105,7 @@ pub struct GeneratorFields {
     pub fraction: u64,
     /// The counter (Methods 1 and 3; all 74 bits for Method 2).
     pub counter: u128,
-    /// The fixed node id (RFC 9562 §6.4), 0 when there is none.
+    /// The fixed node id ([RFC 9562 §6.4](https://www.rfc-editor.org/rfc/rfc9562#section-6.4)), 0 when there is none.
     pub node: u64,
     /// The fresh random bits.
     pub random: u64,

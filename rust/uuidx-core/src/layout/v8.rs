@@ -1,18 +1,29 @@
-//! Version 8: custom (RFC 9562 §5.8).
+//! Version 8: custom ([RFC 9562 §5.8](https://www.rfc-editor.org/rfc/rfc9562#section-5.8)).
 //!
 //! ```text
 //! custom_a (48) | ver (4) | custom_b (12) | var (2) | custom_c (62)
 //! ```
 //!
-//! Name-based version 8 UUIDs (Appendix B.2) are built in [`crate::name`].
+//! Name-based version 8 UUIDs ([Appendix B.2](https://www.rfc-editor.org/rfc/rfc9562#appendix-B.2)) are built in [`crate::name`].
 
+use super::{shaped_fields, Field, Layout};
 use crate::Result;
 use crate::Uuid;
 
-/// The arguments of [`new`]: names and widths in bits.
-pub const FIELDS: [super::FieldSpec; 3] = super::shaped(["custom_a", "custom_b", "custom_c"]);
+/// The layout of version 8, as the RFC's figure draws it.
+pub const LAYOUT: Layout = Layout::new(
+    "v8",
+    Some(8),
+    "Version 8, custom (RFC 9562 §5.8).",
+    &FIELDS_LAID_OUT,
+);
 
-/// Builds a version 8 UUID from 48, 12 and 62 bits of custom data (RFC 9562 §5.8).
+const FIELDS_LAID_OUT: [Field; 5] = shaped_fields(["custom_a", "custom_b", "custom_c"]);
+
+/// The arguments of [`new`]: names and widths in bits.
+pub const FIELDS: [super::FieldSpec; 3] = super::shaped(&LAYOUT);
+
+/// Builds a version 8 UUID from 48, 12 and 62 bits of custom data ([RFC 9562 §5.8](https://www.rfc-editor.org/rfc/rfc9562#section-5.8)).
 ///
 /// # Errors
 /// [`crate::ErrorKind::FieldOutOfRange`] when a field does not fit its width.
