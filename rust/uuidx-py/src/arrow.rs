@@ -2,7 +2,7 @@
 //!
 //! Columns come in as a `UUIDArray` of this module, any object with `__arrow_c_array__` or
 //! `__arrow_c_stream__` (pyarrow, Polars, DuckDB, nanoarrow, arro3, ...; imported by
-//! `exact.rs`, then validated here), or a Python sequence. Their rows go to the kernels of
+//! `ffi/arrow_capsule.rs`, then validated here), or a Python sequence. Their rows go to the kernels of
 //! `uuidx_core::column` with the GIL released. Results are a `UUIDArray` (FixedSizeBinary(16),
 //! tagged with the canonical extension type `arrow.uuid` or plain) or an `ArrowArray` (strings,
 //! timestamps), exported as arrow-rs's own C structs in capsules that own them.
@@ -18,7 +18,7 @@ use arrow_array::{
     Array, ArrayRef, FixedSizeBinaryArray, LargeBinaryArray, LargeStringArray, StringArray,
     TimestampNanosecondArray,
 };
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_data::ArrayData;
 use arrow_schema::extension::{EXTENSION_TYPE_METADATA_KEY, EXTENSION_TYPE_NAME_KEY};
 use arrow_schema::{ArrowError, DataType, Field, TimeUnit};
@@ -33,9 +33,11 @@ use uuidx_core::generator::{fill_v4_bytes, fill_v7_bytes};
 use uuidx_core::name::Algorithm;
 use uuidx_core::Uuid;
 
-use crate::convert::{count_arg, short_repr, str_arg, type_error, type_name};
+use crate::column_bytes::ColumnBytes;
+use crate::convert::{count_arg, host_text, short_repr, str_arg, type_error, type_name};
 use crate::errors::IntoPy;
-use crate::exact::{self, new_uuid, ColumnBytes, ReadOnlyBytes};
+use crate::ffi::{self, new_uuid, ReadOnlyBytes};
+use crate::signals::{self, Checkpoint};
 
 /// The canonical extension type of UUID columns (Arrow's canonical extensions).
 const UUID_EXTENSION: &str = "arrow.uuid";
@@ -71,25 +73,122 @@ fn invalid(what: &str, err: &ArrowError) -> PyErr {
     PyValueError::new_err(format!("{what}: invalid Arrow data: {err}"))
 }
 
+// Memory that a count sizes is allocated fallibly here (arrow-rs's own constructors abort when
+// memory runs out) and handed to arrow-rs, which takes a `Vec` without copying it.
+
+fn no_memory(what: &str, len: usize) -> PyErr {
+    PyMemoryError::new_err(format!("cannot allocate {what} for {len} rows"))
+}
+
 /// A zeroed vector of `len` items, or `MemoryError`.
-fn zeroed<T: Clone + Default>(len: usize, what: &str) -> PyResult<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| PyMemoryError::new_err(format!("cannot allocate {what} for {len} rows")))?;
-    v.resize(len, T::default());
-    Ok(v)
+fn zeroed<T: ffi::Zeroable>(len: usize, what: &str) -> PyResult<Vec<T>> {
+    ffi::zeroed_vec(len).ok_or_else(|| no_memory(what, len))
+}
+
+/// The validity bitmap of `valid` (`None` when every row is valid), or `MemoryError`.
+fn null_buffer(valid: &[bool], what: &str) -> PyResult<Option<NullBuffer>> {
+    if valid.iter().all(|&ok| ok) {
+        return Ok(None);
+    }
+    let mut bits: Vec<u8> = Vec::new();
+    bits.try_reserve_exact(valid.len().div_ceil(8))
+        .map_err(|_| no_memory(what, valid.len()))?;
+    bits.extend(valid.chunks(8).map(|byte| {
+        byte.iter()
+            .enumerate()
+            .fold(0u8, |bits, (i, &ok)| bits | (u8::from(ok) << i))
+    }));
+    let bits = BooleanBuffer::new(Buffer::from_vec(bits), 0, valid.len());
+    Ok(Some(NullBuffer::new(bits)))
+}
+
+/// `a AND b` (`a` alone without `b`) as a new bitmap at offset 0, or `MemoryError`.
+fn and_nulls(a: &NullBuffer, b: Option<&NullBuffer>, what: &str) -> PyResult<NullBuffer> {
+    let len = a.len();
+    let a = a.inner().bit_chunks();
+    let b = b.map(|b| b.inner().bit_chunks());
+    let mut words: Vec<u64> = Vec::new();
+    words
+        .try_reserve_exact(len.div_ceil(64))
+        .map_err(|_| no_memory(what, len))?;
+    match &b {
+        Some(b) => words.extend(a.iter().zip(b.iter()).map(|(x, y)| x & y)),
+        None => words.extend(a.iter()),
+    }
+    if a.remainder_len() > 0 {
+        let tail = b.as_ref().map_or(
+            u64::MAX,
+            arrow_buffer::bit_chunk_iterator::BitChunks::remainder_bits,
+        );
+        words.push(a.remainder_bits() & tail);
+    }
+    let bits = BooleanBuffer::new(Buffer::from_vec(words), 0, len);
+    Ok(NullBuffer::new(bits))
+}
+
+/// `f` of each item of `items`, in a vector allocated fallibly; the first error stops it.
+fn mapped<T, U>(
+    items: Vec<T>,
+    what: &str,
+    mut f: impl FnMut(T) -> PyResult<U>,
+) -> PyResult<Vec<U>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(items.len())
+        .map_err(|_| no_memory(what, items.len()))?;
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 && i.is_multiple_of(signals::ATTACHED_EVERY) {
+            // A stream of a million one-row chunks is validated here, attached: the thread
+            // already is, so this only runs the pending handlers.
+            // The method path is not general over the token's lifetime: a closure it is.
+            #[allow(clippy::redundant_closure_for_method_calls)]
+            Python::attach(|py| py.check_signals())?;
+        }
+        out.push(f(item)?);
+    }
+    Ok(out)
+}
+
+/// The offsets of `len` values of `width` bytes each, or `MemoryError`.
+fn repeated_offsets<O: arrow_array::OffsetSizeTrait>(
+    width: usize,
+    len: usize,
+) -> PyResult<OffsetBuffer<O>> {
+    let mut offsets: Vec<O> = Vec::new();
+    offsets
+        .try_reserve_exact(len + 1)
+        .map_err(|_| no_memory("offsets", len))?;
+    // `count_arg` and the text buffer bound `width * len`, which fits in `O` (checked by the
+    // caller).
+    offsets.extend((0..=len).map(|i| O::usize_as(i * width)));
+    Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
 }
 
 /// The `(schema, array)` capsule pair of `data` under `field`.
 fn export<'py>(py: Python<'py>, field: &Field, data: &ArrayData) -> PyResult<Bound<'py, PyTuple>> {
     let schema = schema_capsule(py, field)?;
-    let array = PyCapsule::new_with_value(py, FFI_ArrowArray::new(data), exact::ARRAY_CAPSULE)?;
+    // The C interface has one offset for the values and the validity: arrow-rs copies a
+    // validity bitmap whose offset differs (a slice of an imported column), infallibly.
+    let aligned;
+    let data = match data.nulls() {
+        Some(nulls) if nulls.offset() != data.offset() && data.offset() == 0 => {
+            let nulls = and_nulls(nulls, None, "the validity of an export")?;
+            aligned = data
+                .clone()
+                .into_builder()
+                .nulls(Some(nulls))
+                .build()
+                .map_err(|e| invalid("export", &e))?;
+            &aligned
+        }
+        _ => data,
+    };
+    let array = PyCapsule::new_with_value(py, FFI_ArrowArray::new(data), ffi::ARRAY_CAPSULE)?;
     PyTuple::new(py, [schema.into_any(), array.into_any()])
 }
 
 fn schema_capsule<'py>(py: Python<'py>, field: &Field) -> PyResult<Bound<'py, PyCapsule>> {
     let schema = FFI_ArrowSchema::try_from(field).map_err(|e| invalid("schema", &e))?;
-    PyCapsule::new_with_value(py, schema, exact::SCHEMA_CAPSULE)
+    PyCapsule::new_with_value(py, schema, ffi::SCHEMA_CAPSULE)
 }
 
 /// A column of UUIDs: Arrow FixedSizeBinary(16), each value a UUID's 16 octets in network
@@ -160,7 +259,7 @@ impl UuidArray {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let mut field = self.field();
         if let Some(requested) = requested_schema.filter(|r| !r.is_none()) {
-            let wanted = exact::import_field(requested, "requested_schema")?;
+            let wanted = ffi::import_field(requested, "requested_schema")?;
             if wanted.data_type() == &UUID_TYPE {
                 field = uuid_field(wanted.extension_type_name() == Some(UUID_EXTENSION));
             }
@@ -170,8 +269,12 @@ impl UuidArray {
 
     /// The UUIDs as a list of exact ``uuid.UUID`` objects, ``None`` for null rows.
     fn to_pylist<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let values: Vec<Uuid> = column::records(self.array.values()).collect();
-        list_with_nulls(py, &self.array, |i| new_uuid(py, values[i].as_u128()))
+        let values = self.array.values();
+        list_with_nulls(py, &self.array, |i| {
+            let record = &values[RECORD_LEN * i..RECORD_LEN * (i + 1)];
+            let u = Uuid::from_slice(record).map_err(|e| crate::errors::to_py(&e))?;
+            new_uuid(py, u.as_u128())
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -248,20 +351,18 @@ impl ArrowColumn {
             DataType::Utf8 => {
                 let strings = array.as_string::<i32>();
                 list_with_nulls(py, array, |i| {
-                    Ok(PyString::new(py, strings.value(i)).into_any())
+                    Ok(PyString::from_bytes(py, strings.value(i).as_bytes())?.into_any())
                 })
             }
             DataType::LargeUtf8 => {
                 let strings = array.as_string::<i64>();
                 list_with_nulls(py, array, |i| {
-                    Ok(PyString::new(py, strings.value(i)).into_any())
+                    Ok(PyString::from_bytes(py, strings.value(i).as_bytes())?.into_any())
                 })
             }
             _ => {
                 let times = array.as_primitive::<TimestampNanosecondType>();
-                list_with_nulls(py, array, |i| {
-                    Ok(times.value(i).into_pyobject(py)?.into_any())
-                })
+                list_with_nulls(py, array, |i| ffi::new_i64(py, times.value(i)))
             }
         }
     }
@@ -282,7 +383,7 @@ fn list_with_nulls<'py>(
     array: &dyn Array,
     mut value: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    exact::list_of(py, array.len(), |i| {
+    ffi::list_of(py, array.len(), None, |i| {
         if array.is_valid(i) {
             value(i)
         } else {
@@ -313,15 +414,16 @@ fn import(obj: &Bound<'_, PyAny>, what: &str, accept: impl Fn(&Field) -> bool) -
     match import_any(obj, what, accept_column)? {
         Import::Accepted(field, chunks) if !accept(&field) => {
             let column = only_column(&field).cloned().unwrap_or(field);
-            let chunks = chunks
-                .into_iter()
-                .map(|table| {
-                    let table = arrow_array::StructArray::from(validated(table, what)?);
-                    let nulls = NullBuffer::union(table.nulls(), table.column(0).nulls());
-                    let data = table.column(0).to_data().into_builder().nulls(nulls);
-                    data.build().map_err(|e| invalid(what, &e))
-                })
-                .collect::<PyResult<_>>()?;
+            let chunks = mapped(chunks, what, |table| {
+                let table = arrow_array::StructArray::from(validated(table, what)?);
+                let column = table.column(0);
+                let nulls = match (table.nulls(), column.nulls()) {
+                    (Some(a), Some(b)) => Some(and_nulls(a, Some(b), what)?),
+                    (a, b) => a.or(b).cloned(),
+                };
+                let data = column.to_data().into_builder().nulls(nulls);
+                data.build().map_err(|e| invalid(what, &e))
+            })?;
             Ok(Import::Accepted(column, chunks))
         }
         other => Ok(other),
@@ -354,12 +456,12 @@ fn import_any(
             )));
         };
         let where_ = format!("{what} ({}.__arrow_c_array__)", type_name(obj));
-        let (field, data) = exact::import_array(&schema, &array, &where_, accept)?;
+        let (field, data) = ffi::import_array(&schema, &array, &where_, accept)?;
         (field, data.map(|d| vec![d]))
     } else if obj.hasattr(intern!(py, "__arrow_c_stream__"))? {
         let capsule = obj.call_method0(intern!(py, "__arrow_c_stream__"))?;
         let where_ = format!("{what} ({}.__arrow_c_stream__)", type_name(obj));
-        exact::import_stream(&capsule, &where_, accept)?
+        ffi::import_stream(&capsule, &where_, accept)?
     } else {
         return Ok(Import::NotArrow);
     };
@@ -369,9 +471,9 @@ fn import_any(
     })
 }
 
-/// `data` after full validation (buffer sizes, offsets, views, null counts: A4 of `exact.rs`),
-/// with text types read as their binary counterparts (rows are bytes to the kernels, so UTF-8
-/// is not checked).
+/// `data` after full validation (buffer sizes, offsets, views, null counts: invariant 4 of
+/// `ffi/arrow_capsule.rs`), with text types read as their binary counterparts (rows are bytes
+/// to the kernels, so UTF-8 is not checked).
 fn validated(data: ArrayData, what: &str) -> PyResult<ArrayData> {
     let as_bytes = match data.data_type() {
         DataType::Utf8 => DataType::Binary,
@@ -427,15 +529,14 @@ fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidChunks> {
     };
     match import(obj, what, accept)? {
         Import::Accepted(field, chunks) if field.data_type() == &UUID_TYPE => {
-            let arrays = chunks
-                .into_iter()
-                .map(|data| validated(data, what).map(FixedSizeBinaryArray::from))
-                .collect::<PyResult<_>>()?;
+            let arrays = mapped(chunks, what, |data| {
+                validated(data, what).map(FixedSizeBinaryArray::from)
+            })?;
             return Ok(UuidChunks(arrays));
         }
         Import::Accepted(field, chunks) => {
             let binary = byte_chunks_of(&field, chunks, what)?;
-            return records_of(&binary, what).map(|a| UuidChunks(vec![a]));
+            return records_of(obj.py(), &binary, what).map(|a| UuidChunks(vec![a]));
         }
         Import::Rejected(field) => {
             return Err(PyTypeError::new_err(format!(
@@ -452,12 +553,12 @@ fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidChunks> {
             .then(|| crate::convert::uuid_value(item, &format!("{what}[{i}]")))
             .transpose()
     });
-    uuid_column(items.len(), rows, what).map(|a| UuidChunks(vec![a]))
+    uuid_column(obj.py(), items.len(), rows, what).map(|a| UuidChunks(vec![a]))
 }
 
 /// The rows of a binary column as one FixedSizeBinary(16) array; `ValueError` naming the
 /// first value that is not 16 bytes long.
-fn records_of(binary: &ByteChunks, what: &str) -> PyResult<FixedSizeBinaryArray> {
+fn records_of(py: Python<'_>, binary: &ByteChunks, what: &str) -> PyResult<FixedSizeBinaryArray> {
     let rows = binary.rows().enumerate().map(|(i, row)| {
         row.map(|bytes| {
             Uuid::from_slice(bytes).map_err(|_| {
@@ -469,12 +570,13 @@ fn records_of(binary: &ByteChunks, what: &str) -> PyResult<FixedSizeBinaryArray>
         })
         .transpose()
     });
-    uuid_column(binary.len(), rows, what)
+    uuid_column(py, binary.len(), rows, what)
 }
 
 /// A FixedSizeBinary(16) array of the `len` `rows` (`None` for a null row); the first error
 /// of a row stops it.
 fn uuid_column(
+    py: Python<'_>,
     len: usize,
     rows: impl Iterator<Item = PyResult<Option<Uuid>>>,
     what: &str,
@@ -482,13 +584,14 @@ fn uuid_column(
     let mut values = ColumnBytes::zeroed(RECORD_LEN * len, &format!("{len} UUIDs"))?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
     let slots = values.as_mut().chunks_exact_mut(RECORD_LEN);
-    for (row, (slot, ok)) in rows.zip(slots.zip(valid.iter_mut())) {
+    for (i, (row, (slot, ok))) in rows.zip(slots.zip(valid.iter_mut())).enumerate() {
+        signals::attached(py, i)?;
         if let Some(u) = row? {
             slot.copy_from_slice(&u.to_bytes());
             *ok = true;
         }
     }
-    let nulls = valid.iter().any(|ok| !ok).then(|| NullBuffer::from(valid));
+    let nulls = null_buffer(&valid, "UUIDs")?;
     FixedSizeBinaryArray::try_new(16, values.freeze(), nulls).map_err(|e| invalid(what, &e))
 }
 
@@ -502,10 +605,25 @@ fn sequence<'py>(
     let one_value = obj.is_instance_of::<PyString>()
         || obj.is_instance_of::<PyBytes>()
         || obj.is_instance_of::<PyByteArray>();
-    match obj.cast::<PySequence>() {
-        Ok(seq) if !one_value => seq.try_iter()?.collect(),
-        _ => Err(type_error(what, expected, obj)),
+    let seq = match obj.cast::<PySequence>() {
+        Ok(seq) if !one_value => seq,
+        _ => return Err(type_error(what, expected, obj)),
+    };
+    let mut items = Vec::new();
+    let hint = seq.len().unwrap_or(0);
+    items
+        .try_reserve_exact(hint)
+        .map_err(|_| no_memory(what, hint))?;
+    for item in seq.try_iter()? {
+        signals::attached(obj.py(), items.len())?;
+        if items.len() == items.capacity() {
+            items
+                .try_reserve(1)
+                .map_err(|_| no_memory(what, items.len() + 1))?;
+        }
+        items.push(item?);
     }
+    Ok(items)
 }
 
 /// A column of names or text, as bytes: its chunks, all of one binary type.
@@ -549,17 +667,17 @@ fn is_bytes(field: &Field) -> bool {
 
 /// The imported `chunks` of `field`, a type [`is_bytes`] accepts, as bytes, validated.
 fn byte_chunks_of(field: &Field, chunks: Vec<ArrayData>, what: &str) -> PyResult<ByteChunks> {
-    let checked = |chunks: Vec<ArrayData>| -> PyResult<Vec<ArrayData>> {
-        chunks.into_iter().map(|d| validated(d, what)).collect()
-    };
+    fn checked<T: From<ArrayData>>(what: &str) -> impl Fn(ArrayData) -> PyResult<T> + '_ {
+        move |data| validated(data, what).map(T::from)
+    }
     Ok(match field.data_type() {
         DataType::Utf8 | DataType::Binary => {
-            ByteChunks::Binary(checked(chunks)?.into_iter().map(Into::into).collect())
+            ByteChunks::Binary(mapped(chunks, what, checked(what))?)
         }
         DataType::LargeUtf8 | DataType::LargeBinary => {
-            ByteChunks::Large(checked(chunks)?.into_iter().map(Into::into).collect())
+            ByteChunks::Large(mapped(chunks, what, checked(what))?)
         }
-        _ => ByteChunks::View(checked(chunks)?.into_iter().map(Into::into).collect()),
+        _ => ByteChunks::View(mapped(chunks, what, checked(what))?),
     })
 }
 
@@ -615,6 +733,7 @@ fn byte_chunks(obj: &Bound<'_, PyAny>, what: &str, values: RowValues) -> PyResul
     let mut valid = zeroed::<bool>(len, what)?;
     let mut bytes: Vec<u8> = Vec::new();
     for (i, item) in items.iter().enumerate() {
+        signals::attached(obj.py(), i)?;
         if !item.is_none() {
             let row = match values {
                 RowValues::Names => crate::convert::name_bytes(item).map_err(|e| {
@@ -627,7 +746,7 @@ fn byte_chunks(obj: &Bound<'_, PyAny>, what: &str, values: RowValues) -> PyResul
                 RowValues::Text => match item.cast::<PyString>() {
                     Ok(text) => match text.to_str() {
                         Ok(s) => Cow::Borrowed(s.as_bytes()),
-                        Err(_) => Cow::Owned(without_surrogates(text)?.into_bytes()),
+                        Err(_) => Cow::Owned(host_text(text)?.into_string().into_bytes()),
                     },
                     Err(_) => {
                         return Err(type_error(&format!("{what}[{i}]"), "a str or None", item))
@@ -642,7 +761,7 @@ fn byte_chunks(obj: &Bound<'_, PyAny>, what: &str, values: RowValues) -> PyResul
         }
         offsets[i + 1] = i64::try_from(bytes.len()).unwrap_or(i64::MAX);
     }
-    let nulls = valid.iter().any(|ok| !ok).then(|| NullBuffer::from(valid));
+    let nulls = null_buffer(&valid, what)?;
     let array = LargeBinaryArray::try_new(
         OffsetBuffer::new(ScalarBuffer::from(offsets)),
         Buffer::from_vec(bytes),
@@ -650,19 +769,6 @@ fn byte_chunks(obj: &Bound<'_, PyAny>, what: &str, values: RowValues) -> PyResul
     )
     .map_err(|e| invalid(what, &e))?;
     Ok(ByteChunks::Large(vec![array]))
-}
-
-/// `text` with each lone surrogate (which no UTF-8 can hold) replaced by one U+FFFD, so that
-/// the text is parsed, and reported, with its characters at the same positions.
-fn without_surrogates(text: &Bound<'_, PyString>) -> PyResult<String> {
-    let utf16 = text.call_method1(intern!(text.py(), "encode"), ("utf-16-le", "surrogatepass"))?;
-    let units: Vec<u16> = utf16
-        .cast::<PyBytes>()?
-        .as_bytes()
-        .chunks_exact(2)
-        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
-        .collect();
-    Ok(String::from_utf16_lossy(&units))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,11 +789,22 @@ fn generated<'py>(
 ) -> PyResult<Bound<'py, UuidArray>> {
     let n = count_arg(n, "n", RECORD_LEN as u64)?;
     let mut values = ColumnBytes::zeroed(RECORD_LEN * n, &format!("{n} UUIDs"))?;
-    py.detach(|| fill(values.as_mut())).py_err()?;
+    signals::fill_detached(py, values.as_mut(), RECORD_LEN * signals::CHUNK_UUIDS, fill)?;
     uuid_array(py, values, None, extension)
 }
 
-/// ``n`` version 4 UUIDs (RFC 9562 §5.4) as a ``UUIDArray``, generated with the GIL released.
+/// ``n`` random version 4 UUIDs (RFC 9562 §5.4) from the per-thread CSPRNG (§6.9).
+///
+/// Args:
+///     n: How many.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain
+///         ``FixedSizeBinary(16)``.
+///
+/// Raises:
+///     TypeError: ``n`` is not an int.
+///     ValueError: ``n`` is negative.
+///     MemoryError: ``16 * n`` bytes could never fit in this machine's memory, or memory ran
+///         out.
 #[pyfunction]
 #[pyo3(signature = (n, extension=true))]
 fn arrow_uuid4<'py>(
@@ -698,8 +815,24 @@ fn arrow_uuid4<'py>(
     generated(py, n, extension, fill_v4_bytes)
 }
 
-/// ``n`` consecutive version 7 UUIDs (RFC 9562 §5.7) of the process-wide sequence as a
-/// ``UUIDArray``: strictly increasing, and after every UUID ``uuid7()`` returned before.
+/// ``n`` version 7 UUIDs (RFC 9562 §5.7, §6.2) of the process-wide sequence.
+///
+/// The column is strictly increasing and continues the sequence of :func:`uuidx.uuid7`: every
+/// UUID in it is greater than every v7 this process made before the call, and smaller than
+/// every one it makes after the call returns; a v7 that another thread makes during the call
+/// may fall between its values. Sorting by these keys (bytes, or ``ORDER BY`` on a UUID column) is generation
+/// order.
+///
+/// Args:
+///     n: How many.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     TypeError: ``n`` is not an int.
+///     ValueError: ``n`` is negative.
+///     MemoryError: ``16 * n`` bytes could never fit in this machine's memory, or memory ran
+///         out.
+///     uuidx.ClockError: the clock reads before 1970.
 #[pyfunction]
 #[pyo3(signature = (n, extension=true))]
 fn arrow_uuid7<'py>(
@@ -720,28 +853,32 @@ fn name_based<'py>(
     let py = names.py();
     let ns = crate::convert::namespace(namespace)?;
     let chunks = byte_chunks(names, "names", RowValues::Names)?;
-    kernel_column(py, chunks.len(), extension, |values, valid| {
-        column::name_based(ns, algorithm, chunks.rows(), values, valid)
+    kernel_column(py, chunks.len(), extension, |values, valid, checkpoint| {
+        column::name_based(ns, algorithm, chunks.rows(), values, valid, |_| {
+            checkpoint.detached()
+        })
     })
 }
 
 /// A `UUIDArray` of `len` rows written by `kernel` (16-byte records and validity, returning
-/// the count of nulls) with the GIL released.
+/// the count of nulls) with the GIL released, stopping at its checkpoints for a signal.
 fn kernel_column(
     py: Python<'_>,
     len: usize,
     extension: bool,
-    kernel: impl FnOnce(&mut [u8], &mut [bool]) -> uuidx_core::Result<usize> + Send,
+    kernel: impl FnOnce(&mut [u8], &mut [bool], &mut Checkpoint) -> uuidx_core::Result<usize> + Send,
 ) -> PyResult<Bound<'_, UuidArray>> {
     let mut values = ColumnBytes::zeroed(RECORD_LEN * len, &format!("{len} UUIDs"))?;
     let mut valid = zeroed::<bool>(len, "UUIDs")?;
-    let nulls = py.detach(|| kernel(values.as_mut(), &mut valid)).py_err()?;
-    uuid_array(
-        py,
-        values,
-        (nulls > 0).then(|| NullBuffer::from(valid)),
-        extension,
-    )
+    let nulls = py
+        .detach(|| kernel(values.as_mut(), &mut valid, &mut Checkpoint::new()))
+        .py_err()?;
+    let nulls = if nulls > 0 {
+        null_buffer(&valid, "UUIDs")?
+    } else {
+        None
+    };
+    uuid_array(py, values, nulls, extension)
 }
 
 /// A `UUIDArray` of the 16-byte records in `values`.
@@ -756,7 +893,17 @@ fn uuid_array(
     UuidArray::create(py, array, extension)
 }
 
-/// Version 3 UUIDs (RFC 9562 §5.3) of ``namespace`` and each row of ``names``.
+/// Version 3 UUIDs (RFC 9562 §5.3, MD5) of ``namespace`` and each name, row by row equal to
+/// :func:`uuidx.uuid3`; a null name gives a null UUID.
+///
+/// Args:
+///     namespace: A ``uuid.UUID``, read as :func:`uuidx.uuid3` reads it.
+///     names: Text (hashed as UTF-8) or binary names: see :mod:`uuidx.arrow`.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     uuidx.NamespaceTypeError: ``namespace`` is not a UUID.
+///     TypeError: ``names`` is not a column of names (the message names what it is).
 #[pyfunction]
 #[pyo3(signature = (namespace, names, extension=true))]
 fn arrow_uuid3<'py>(
@@ -767,7 +914,18 @@ fn arrow_uuid3<'py>(
     name_based(namespace, names, Algorithm::Md5, extension)
 }
 
-/// Version 5 UUIDs (RFC 9562 §5.5) of ``namespace`` and each row of ``names``.
+/// Version 5 UUIDs (RFC 9562 §5.5, SHA-1) of ``namespace`` and each name, row by row
+/// equal to :func:`uuidx.uuid5`; a null name gives a null UUID. Deterministic keys from
+/// natural keys, a column at a time.
+///
+/// Args:
+///     namespace: A ``uuid.UUID``, read as :func:`uuidx.uuid5` reads it.
+///     names: Text (hashed as UTF-8) or binary names: see :mod:`uuidx.arrow`.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     uuidx.NamespaceTypeError: ``namespace`` is not a UUID.
+///     TypeError: ``names`` is not a column of names (the message names what it is).
 #[pyfunction]
 #[pyo3(signature = (namespace, names, extension=true))]
 fn arrow_uuid5<'py>(
@@ -778,8 +936,20 @@ fn arrow_uuid5<'py>(
     name_based(namespace, names, Algorithm::Sha1, extension)
 }
 
-/// Name-based version 8 UUIDs (RFC 9562 Appendix B.2) of ``namespace`` and each row of
-/// ``names``, hashed with ``algorithm``.
+/// Name-based version 8 UUIDs (RFC 9562 §5.8, Appendix B.2) of ``namespace`` and each
+/// name, row by row equal to :func:`uuidx.uuid8_name`; a null name gives a null UUID.
+///
+/// Args:
+///     namespace: A ``uuid.UUID``.
+///     names: Text (hashed as UTF-8) or binary names: see :mod:`uuidx.arrow`.
+///     algorithm: One of hashlib's ``sha256``, ``sha512``, ``sha3_256``, ``sha3_512``,
+///         ``shake_128``, ``shake_256``.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     uuidx.NamespaceTypeError: ``namespace`` is not a UUID.
+///     TypeError: ``names`` is not a column of names, or ``algorithm`` is not a str.
+///     ValueError: ``algorithm`` is not one of the six.
 #[pyfunction]
 #[pyo3(signature = (namespace, names, algorithm=None, extension=true))]
 fn arrow_uuid8_name<'py>(
@@ -795,7 +965,21 @@ fn arrow_uuid8_name<'py>(
     name_based(namespace, names, algorithm, extension)
 }
 
-/// The UUID each row of ``strings`` holds (the forms ``uuidx.parse`` accepts).
+/// The UUID in each row of text, in the forms :func:`uuidx.parse` accepts (RFC 9562 §4:
+/// hyphenated, 32 hex digits, ``{braced}``, ``urn:uuid:``; any case), so DuckDB's and
+/// PostgreSQL's text forms parse as they come.
+///
+/// Args:
+///     strings: A column of text: see :mod:`uuidx.arrow`.
+///     errors: ``"raise"`` (default): the first bad row raises; ``"null"``: bad rows become
+///         null. Null rows stay null either way.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     ValueError: a row is not a UUID (the message names its index, the text, shortened,
+///         and the first problem), or ``errors`` is neither ``"raise"`` nor ``"null"``.
+///     TypeError: ``strings`` is not a column of text, or an item of a sequence is not a
+///         ``str`` or ``None``.
 #[pyfunction]
 #[pyo3(signature = (strings, errors=None, extension=true))]
 fn arrow_parse<'py>(
@@ -806,13 +990,24 @@ fn arrow_parse<'py>(
     let py = strings.py();
     let on_error = on_error(errors)?;
     let chunks = byte_chunks(strings, "strings", RowValues::Text)?;
-    kernel_column(py, chunks.len(), extension, |values, valid| {
-        column::parse(chunks.rows(), values, valid, on_error)
+    kernel_column(py, chunks.len(), extension, |values, valid, checkpoint| {
+        column::parse(chunks.rows(), values, valid, on_error, |_| {
+            checkpoint.detached()
+        })
     })
 }
 
-/// A ``UUIDArray`` of ``uuids`` (a sequence of ``uuid.UUID`` or ``None``, or any Arrow
-/// FixedSizeBinary(16) column).
+/// A :class:`UUIDArray` of ``uuids``: a sequence of ``uuid.UUID`` (``None`` for a null
+/// row), or any Arrow ``FixedSizeBinary(16)`` array or stream (the chunks of a stream are
+/// joined). A ``UUIDArray`` or a single Arrow array is shared, not copied.
+///
+/// Args:
+///     uuids: A column of UUIDs: see :mod:`uuidx.arrow`.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     TypeError: ``uuids`` is not a column of UUIDs (wrong Arrow type or width, or neither
+///         Arrow nor a sequence), or an item of a sequence is not a ``uuid.UUID`` or ``None``.
 #[pyfunction]
 #[pyo3(signature = (uuids, extension=true))]
 fn arrow_uuids<'py>(uuids: &Bound<'py, PyAny>, extension: bool) -> PyResult<Bound<'py, UuidArray>> {
@@ -822,7 +1017,7 @@ fn arrow_uuids<'py>(uuids: &Bound<'py, PyAny>, extension: bool) -> PyResult<Boun
         chunks.swap_remove(0)
     } else {
         let len = chunks.iter().map(Array::len).sum();
-        uuid_column(len, UuidChunks(chunks).rows().map(Ok), "uuids")?
+        uuid_column(py, len, UuidChunks(chunks).rows().map(Ok), "uuids")?
     };
     UuidArray::create(py, array, extension)
 }
@@ -842,15 +1037,25 @@ fn text_column<'py>(
     let mut text = ColumnBytes::zeroed(size, "text")?;
     let mut valid = zeroed::<bool>(len, "text")?;
     let nulls = py
-        .detach(|| column::encode(chunks.rows(), encoding, text.as_mut(), &mut valid))
+        .detach(|| {
+            let mut checkpoint = Checkpoint::new();
+            column::encode(chunks.rows(), encoding, text.as_mut(), &mut valid, |_| {
+                checkpoint.detached()
+            })
+        })
         .py_err()?;
-    let nulls = (nulls > 0).then(|| NullBuffer::from(valid));
+    let nulls = if nulls > 0 {
+        null_buffer(&valid, "text")?
+    } else {
+        None
+    };
+    drop(valid);
     let text = text.freeze();
     let array: ArrayRef = if i32::try_from(text.len()).is_ok() {
-        let offsets = OffsetBuffer::from_repeated_length(width, len);
+        let offsets = repeated_offsets::<i32>(width, len)?;
         Arc::new(StringArray::try_new(offsets, text, nulls).map_err(|e| invalid("result", &e))?)
     } else {
-        let offsets = OffsetBuffer::from_repeated_length(width, len);
+        let offsets = repeated_offsets::<i64>(width, len)?;
         Arc::new(
             LargeStringArray::try_new(offsets, text, nulls).map_err(|e| invalid("result", &e))?,
         )
@@ -858,15 +1063,33 @@ fn text_column<'py>(
     Bound::new(py, ArrowColumn { array })
 }
 
-/// The hyphenated text of each UUID (``str(u)``, RFC 9562 §4) as an Arrow ``string`` column
-/// (``large_string`` beyond 2**31 - 1 bytes of text).
+/// The hyphenated lower-case text of each UUID (``str(u)``, RFC 9562 §4) as an Arrow
+/// ``string`` column (``large_string`` when the text exceeds 2**31 - 1 bytes, that is beyond
+/// 59,652,323 rows); null rows stay null.
+///
+/// Args:
+///     uuids: A column of UUIDs: see :mod:`uuidx.arrow`.
+///
+/// Raises:
+///     TypeError: ``uuids`` is not a column of UUIDs.
 #[pyfunction]
 fn arrow_to_str<'py>(uuids: &Bound<'py, PyAny>) -> PyResult<Bound<'py, ArrowColumn>> {
     text_column(uuids, Encoding::Hyphenated)
 }
 
-/// Each UUID as ``uuidx.encode(u, form)`` writes it, as an Arrow ``string`` column
-/// (``large_string`` beyond 2**31 - 1 bytes of text).
+/// Each UUID in the text encoding ``form``, row by row equal to :func:`uuidx.encode`, as
+/// an Arrow ``string`` column (``large_string`` when the text exceeds 2**31 - 1 bytes); null
+/// rows stay null.
+///
+/// Args:
+///     uuids: A column of UUIDs: see :mod:`uuidx.arrow`.
+///     form: ``"hex"``, ``"hyphenated"``, ``"urn"``, ``"braced"``, ``"base32"``, ``"ulid"``,
+///         ``"base32hex"``, ``"base58"``, ``"base62"`` or ``"base64url"`` (see
+///         :func:`uuidx.encode`).
+///
+/// Raises:
+///     TypeError: ``uuids`` is not a column of UUIDs, or ``form`` is not a str.
+///     ValueError: ``form`` is not one of the names above.
 #[pyfunction]
 fn arrow_encode<'py>(
     uuids: &Bound<'py, PyAny>,
@@ -875,7 +1098,22 @@ fn arrow_encode<'py>(
     text_column(uuids, crate::encodings::form_arg(form)?)
 }
 
-/// The UUID each row of ``strings`` holds in ``form`` (as ``uuidx.decode`` reads it).
+/// The UUID in each row of text written in the encoding ``form``, row by row equal to
+/// :func:`uuidx.decode` (the same lengths, alphabets and case rules).
+///
+/// Args:
+///     strings: A column of text: see :mod:`uuidx.arrow`.
+///     form: One of the names :func:`encode` takes.
+///     errors: ``"raise"`` (default): the first bad row raises; ``"null"``: bad rows become
+///         null. Null rows stay null either way.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     ValueError: a row is not a UUID in ``form`` (the message names its index, the text,
+///         shortened, and the first problem with its position), ``form`` is unknown, or
+///         ``errors`` is neither ``"raise"`` nor ``"null"``.
+///     TypeError: ``strings`` is not a column of text, an item of a sequence is not a
+///         ``str`` or ``None``, or ``form`` is not a str.
 #[pyfunction]
 #[pyo3(signature = (strings, form, errors=None, extension=true))]
 fn arrow_decode<'py>(
@@ -888,8 +1126,10 @@ fn arrow_decode<'py>(
     let encoding = crate::encodings::form_arg(form)?;
     let on_error = on_error(errors)?;
     let chunks = byte_chunks(strings, "strings", RowValues::Text)?;
-    kernel_column(py, chunks.len(), extension, |values, valid| {
-        column::decode(chunks.rows(), encoding, values, valid, on_error)
+    kernel_column(py, chunks.len(), extension, |values, valid, checkpoint| {
+        column::decode(chunks.rows(), encoding, values, valid, on_error, |_| {
+            checkpoint.detached()
+        })
     })
 }
 
@@ -913,14 +1153,35 @@ fn masked<'py>(
     let key = crate::mask_key(key)?;
     let on_error = on_error(errors)?;
     let chunks = uuid_chunks(uuids, "uuids")?;
-    kernel_column(py, chunks.len(), extension, |values, valid| match mask {
-        Mask::Hide => column::mask_v7(chunks.rows(), &key, values, valid, on_error),
-        Mask::Reveal => column::unmask_v7(chunks.rows(), &key, values, valid, on_error),
-    })
+    kernel_column(
+        py,
+        chunks.len(),
+        extension,
+        |values, valid, checkpoint| match mask {
+            Mask::Hide => column::mask_v7(chunks.rows(), &key, values, valid, on_error, |_| {
+                checkpoint.detached()
+            }),
+            Mask::Reveal => column::unmask_v7(chunks.rows(), &key, values, valid, on_error, |_| {
+                checkpoint.detached()
+            }),
+        },
+    )
 }
 
-/// The UUIDv47 facade of each version 7 UUID of ``uuids`` under the 16-byte ``key`` (as
-/// ``uuidx.mask_v7``).
+/// The UUIDv47 facade of each version 7 UUID under ``key``, row by row equal to
+/// :func:`uuidx.mask_v7`: what to show outside while the database keeps the v7 keys.
+///
+/// Args:
+///     uuids: A column of version 7 UUIDs: see :mod:`uuidx.arrow`.
+///     key: 16 bytes, kept secret.
+///     errors: ``"raise"`` (default): a row that is not a version 7 UUID raises; ``"null"``:
+///         such rows become null. Null rows stay null either way.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     ValueError: a row is not a version 7 UUID (the message names its index and the
+///         UUID), ``key`` is not 16 bytes long, or ``errors`` is unknown.
+///     TypeError: ``uuids`` is not a column of UUIDs, or ``key`` is not bytes-like.
 #[pyfunction]
 #[pyo3(signature = (uuids, key, errors=None, extension=true))]
 fn arrow_mask_v7<'py>(
@@ -932,8 +1193,20 @@ fn arrow_mask_v7<'py>(
     masked(uuids, key, errors, extension, Mask::Hide)
 }
 
-/// The version 7 UUID behind each UUIDv47 facade of ``uuids`` under the 16-byte ``key`` (as
-/// ``uuidx.unmask_v7``).
+/// The version 7 UUID behind each UUIDv47 facade under ``key``, row by row equal to
+/// :func:`uuidx.unmask_v7`.
+///
+/// Args:
+///     uuids: A column of facades (version 4 UUIDs): see :mod:`uuidx.arrow`.
+///     key: The 16 bytes :func:`mask_v7` used.
+///     errors: ``"raise"`` (default): a row that is not a version 4 UUID raises; ``"null"``:
+///         such rows become null. Null rows stay null either way.
+///     extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+///
+/// Raises:
+///     ValueError: a row is not a version 4 UUID (the message names its index and the
+///         UUID), ``key`` is not 16 bytes long, or ``errors`` is unknown.
+///     TypeError: ``uuids`` is not a column of UUIDs, or ``key`` is not bytes-like.
 #[pyfunction]
 #[pyo3(signature = (uuids, key, errors=None, extension=true))]
 fn arrow_unmask_v7<'py>(
@@ -945,8 +1218,24 @@ fn arrow_unmask_v7<'py>(
     masked(uuids, key, errors, extension, Mask::Reveal)
 }
 
-/// The timestamp of each version 1, 6 or 7 UUID (RFC 9562 §6.1) as an Arrow
-/// ``timestamp[ns, tz=UTC]`` column; null for other versions and null rows.
+/// The time in each version 1, 6 and 7 UUID (RFC 9562 §5.1, §5.6, §5.7, §6.1) as an Arrow
+/// ``timestamp[ns, tz=UTC]`` column; rows of other versions (and Nil, Max, other variants)
+/// and null rows are null. ``ArrowArray.to_pylist()`` gives ints, the values
+/// :func:`uuidx.timestamp_ns` returns.
+///
+/// Nanoseconds in an ``int64`` reach from 1677-09-21 to 2262-04-11; a v1 or v6 timestamp can
+/// lie from 1582 to 5236 and a v7 one up to the year 10889. Such a row raises by default,
+/// rather than being confused with a row that has no timestamp.
+///
+/// Args:
+///     uuids: A column of UUIDs: see :mod:`uuidx.arrow`.
+///     errors: ``"raise"`` (default): a timestamp outside the ``int64`` range raises;
+///         ``"null"``: such rows become null.
+///
+/// Raises:
+///     ValueError: a timestamp outside the range (the message names the row, the
+///         nanoseconds and the UUID), or ``errors`` is neither ``"raise"`` nor ``"null"``.
+///     TypeError: ``uuids`` is not a column of UUIDs.
 #[pyfunction]
 #[pyo3(signature = (uuids, errors=None))]
 fn arrow_timestamp_ns<'py>(
@@ -960,9 +1249,18 @@ fn arrow_timestamp_ns<'py>(
     let mut times = zeroed::<i64>(len, "timestamps")?;
     let mut valid = zeroed::<bool>(len, "timestamps")?;
     let nulls = py
-        .detach(|| column::timestamps_ns(chunks.rows(), &mut times, &mut valid, on_error))
+        .detach(|| {
+            let mut checkpoint = Checkpoint::new();
+            column::timestamps_ns(chunks.rows(), &mut times, &mut valid, on_error, |_| {
+                checkpoint.detached()
+            })
+        })
         .py_err()?;
-    let nulls = (nulls > 0).then(|| NullBuffer::from(valid));
+    let nulls = if nulls > 0 {
+        null_buffer(&valid, "timestamps")?
+    } else {
+        None
+    };
     let array = TimestampNanosecondArray::try_new(ScalarBuffer::from(times), nulls)
         .map_err(|e| invalid("result", &e))?
         .with_timezone("UTC");

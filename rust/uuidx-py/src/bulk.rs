@@ -1,15 +1,18 @@
 //! Fast paths: UUIDs straight to strings, and bulk generation as lists or one `bytes` buffer
-//! (filled with the GIL released).
+//! (filled with the GIL released, in chunks between which pending signal handlers run: see
+//! `signals.rs`).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
+use uuidx_core::encoding::hex;
 use uuidx_core::generator;
-use uuidx_core::{format, Uuid};
+use uuidx_core::Uuid;
 
 use crate::convert::count_arg;
 use crate::errors::IntoPy;
-use crate::exact::new_ascii_str;
-use crate::generators::{filled, uuid_list};
+use crate::ffi::new_ascii_str;
+use crate::generators::uuid_list;
+use crate::signals::{self, Checkpoint};
 
 /// Bytes one UUID takes in each result form, at least: the 16-byte staging record, plus for a
 /// list its pointer and the objects (a `uuid.UUID` of 48 bytes with its 16-byte GC header and
@@ -21,7 +24,7 @@ pub const BYTES_PER_UUID_OBJECT: u64 = 16 + 8 + 64 + 44;
 pub const BYTES_PER_STR: u64 = 16 + 8 + 85;
 
 fn hyphenated(py: Python<'_>, u: Uuid) -> PyResult<Bound<'_, PyString>> {
-    new_ascii_str(py, &format::hyphenated(u, false))
+    new_ascii_str(py, &hex::hyphenated(u, false))
 }
 
 /// The canonical string of ``u`` (``str(u)``, RFC 9562 §4), computed in Rust.
@@ -43,18 +46,18 @@ pub(crate) fn uuid7_str(py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
 }
 
 fn v4_batch(py: Python<'_>, n: usize) -> PyResult<Vec<Uuid>> {
-    filled(py, n, |out| {
+    signals::uuids_detached(py, n, |out| {
         generator::fill_v4(out);
         Ok(())
     })
 }
 
 fn v7_batch(py: Python<'_>, n: usize) -> PyResult<Vec<Uuid>> {
-    filled(py, n, generator::fill_v7)
+    signals::uuids_detached(py, n, generator::fill_v7)
 }
 
 fn str_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList>> {
-    crate::exact::list_of(py, values.len(), |i| {
+    crate::ffi::list_of(py, values.len(), None, |i| {
         Ok(hyphenated(py, values[i])?.into_any())
     })
 }
@@ -68,7 +71,9 @@ fn uuid4_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py
     )
 }
 
-/// ``n`` consecutive version 7 UUIDs of the process-wide sequence as a list.
+/// ``n`` version 7 UUIDs of the process-wide sequence as a list: strictly increasing, and
+/// greater than every UUID of the sequence returned before the call (another thread's
+/// ``uuid7()`` during the call may fall between them).
 #[pyfunction]
 fn uuid7_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     uuid_list(
@@ -83,7 +88,9 @@ fn uuid4_str_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound
     str_list(py, &v4_batch(py, count_arg(n, "n", BYTES_PER_STR)?)?)
 }
 
-/// ``n`` consecutive version 7 UUIDs as a list of canonical strings.
+/// ``n`` version 7 UUIDs of the process-wide sequence as a list of canonical strings:
+/// strictly increasing, and greater than every UUID of the sequence returned before the call
+/// (another thread's ``uuid7()`` during the call may fall between them).
 #[pyfunction]
 fn uuid7_str_many<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     str_list(py, &v7_batch(py, count_arg(n, "n", BYTES_PER_STR)?)?)
@@ -95,15 +102,12 @@ fn buffer(
     fill: impl Fn(&mut [u8]) -> uuidx_core::Result<()> + Sync,
 ) -> PyResult<Bound<'_, PyBytes>> {
     // `count_arg` bounded `n` by the machine's memory, so 16 * n fits.
-    let len = 16 * n;
-    let mut result = Ok(());
-    let bytes = PyBytes::new_with(py, len, |buf| {
-        result = py.detach(|| fill(buf));
-        Ok(())
+    let mut checkpoint = Checkpoint::new();
+    crate::ffi::bytes_in_chunks(py, 16 * n, 16 * signals::CHUNK_UUIDS, |part| {
+        fill(part)?;
+        checkpoint.detached()
     })
-    .map_err(|e| crate::convert::naming_the_count(py, e, n))?;
-    result.py_err()?;
-    Ok(bytes)
+    .map_err(|e| crate::convert::naming_the_count(py, e, n))
 }
 
 /// ``n`` version 4 UUIDs as one ``bytes`` of ``16 * n`` bytes (each UUID's 16 octets in
@@ -117,8 +121,10 @@ fn uuid4_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'p
     )
 }
 
-/// ``n`` consecutive version 7 UUIDs of the process-wide sequence as one ``bytes`` of
-/// ``16 * n`` bytes, generated with the GIL released.
+/// ``n`` version 7 UUIDs of the process-wide sequence as one ``bytes`` of ``16 * n`` bytes,
+/// generated with the GIL released: strictly increasing, and greater than every UUID of the
+/// sequence returned before the call (another thread's ``uuid7()`` during the call may fall
+/// between them).
 #[pyfunction]
 fn uuid7_bytes<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
     buffer(

@@ -2,8 +2,9 @@
 //! what was expected. No UUID logic lives here: ranges and layouts are checked by `uuidx-core`.
 //!
 //! UUID arguments are read the way the stdlib would read them: the `int` slot of an exact
-//! `uuid.UUID` (through `exact.rs`), and the public attributes of everything else, validated:
-//! `.bytes` for a namespace (the stdlib hashes `namespace.bytes`), `.int` elsewhere.
+//! `uuid.UUID` (through `ffi/uuid_object.rs`), and the public attributes of everything else, validated:
+//! `.bytes` for a namespace (the stdlib hashes `namespace.bytes`), `.int` elsewhere
+//! ([`uuid_value`], the one rule of every function that takes a UUID).
 
 use std::borrow::Cow;
 
@@ -12,9 +13,10 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyInt, PyString, PyTuple, PyType};
+use uuidx_core::encoding::HostText;
 use uuidx_core::Uuid;
 
-use crate::exact;
+use crate::ffi;
 
 /// Longest repr shown in a message, in characters.
 const SHORT: usize = 80;
@@ -107,16 +109,16 @@ pub fn type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
 /// The low 64 bits of an integer in two's complement: Python's `value & (2**64 - 1)`, for the
 /// arguments the stdlib masks (`uuid6` node and clock_seq, `uuid8` parts, `uuid1` clock_seq).
 pub fn masked_u64(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    if !exact::is_integer(obj) {
+    if !ffi::is_integer(obj) {
         return Err(type_error(what, "an int", obj));
     }
-    exact::low_64_bits(obj)
+    ffi::low_64_bits(obj)
 }
 
 /// A non-negative integer below 2**64 for a field of `bits` bits; `ValueError` naming the
 /// field for negative or larger values (the core checks the exact width).
 pub fn field_u64(obj: &Bound<'_, PyAny>, field: &'static str, bits: u32) -> PyResult<u64> {
-    if !exact::is_integer(obj) {
+    if !ffi::is_integer(obj) {
         return Err(type_error(field, "an int", obj));
     }
     obj.extract::<u64>().map_err(|err| {
@@ -156,7 +158,7 @@ pub fn name_bytes<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, [u8]>> {
         .ok_or_else(|| type_error("name", "a str or a bytes-like object", obj))
 }
 
-pub use exact::buffer_bytes;
+pub use ffi::buffer_bytes;
 
 static NAMESPACE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
@@ -207,7 +209,7 @@ fn not_a_namespace(obj: &Bound<'_, PyAny>, why: &str) -> PyErr {
 /// returns). `NamespaceTypeError` when there is no `.bytes` or it is not 16 bytes; any other
 /// exception raised by `.bytes` propagates unchanged, as in the stdlib.
 pub fn namespace(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
-    if let Some(value) = exact::exact_uuid_int(obj)? {
+    if let Some(value) = ffi::exact_uuid_int(obj)? {
         return Ok(Uuid::from_u128(value));
     }
     let bytes = match obj.getattr(intern!(obj.py(), "bytes")) {
@@ -231,28 +233,27 @@ pub fn namespace(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
     })
 }
 
-/// The value of a `uuid.UUID` argument: the `int` slot of an exact `uuid.UUID`, and the
-/// public `.int` of a subclass instance or of an object that claims the class through
-/// `__class__`, which must be an `int` from 0 to 2**128 - 1. `TypeError` naming `what` for
-/// anything else; an exception raised by a `.int` property propagates.
+/// The value of a UUID argument, by the one rule every function that takes a UUID follows:
+/// the `int` slot of an exact `uuid.UUID`, and the public `.int` of anything else (a subclass
+/// instance, another library's UUID such as `uuid_utils.UUID` or `fastuuid.UUID`, a look-alike),
+/// which must be an `int` from 0 to 2**128 - 1. `TypeError` naming `what` for an object without
+/// `.int` or with another `.int`; any other exception raised by `.int` propagates. (Namespaces
+/// are read as the stdlib reads them, through `.bytes`: [`namespace`].)
 pub fn uuid_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
-    if let Some(value) = exact::exact_uuid_int(obj)? {
+    if let Some(value) = ffi::exact_uuid_int(obj)? {
         return Ok(Uuid::from_u128(value));
     }
     let py = obj.py();
-    if !obj.is_instance(exact::UuidType::get(py)?.ty.bind(py))? {
-        return Err(type_error(what, "a uuid.UUID", obj));
-    }
     let int = match obj.getattr(intern!(py, "int")) {
         Ok(int) => int,
         Err(err) if err.is_instance_of::<PyAttributeError>(py) => {
-            return Err(type_error(what, "a uuid.UUID (with an int attribute)", obj));
+            return Err(type_error(what, "a uuid.UUID", obj));
         }
         Err(err) => return Err(err),
     };
     if int.cast::<PyInt>().is_err() {
         return Err(PyTypeError::new_err(format!(
-            "{what} must be a uuid.UUID whose .int is an int, got {}: {} with .int {}",
+            "{what} must be a uuid.UUID or have an int .int, got {}: {} with .int {}",
             type_name(obj),
             short_repr(obj),
             short_repr(&int)
@@ -260,7 +261,7 @@ pub fn uuid_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
     }
     int.extract::<u128>().map(Uuid::from_u128).map_err(|_| {
         PyTypeError::new_err(format!(
-            "{what} must be a uuid.UUID whose .int is from 0 to 2**128 - 1, got {}: {} with .int {}",
+            "{what} must be a uuid.UUID or have an .int from 0 to 2**128 - 1, got {}: {} with .int {}",
             type_name(obj),
             short_repr(obj),
             short_repr(&int)
@@ -283,7 +284,7 @@ pub fn count_arg(
     what: &'static str,
     bytes_per_uuid: u64,
 ) -> PyResult<usize> {
-    if !exact::is_integer(obj) {
+    if !ffi::is_integer(obj) {
         return Err(type_error(what, "an int", obj));
     }
     let count = match obj.extract::<u64>() {
@@ -309,7 +310,7 @@ pub fn count_arg(
 /// Nanoseconds since the Unix epoch, any sign; values beyond `i128` are reported as out of
 /// range (`ValueError`) like any other instant a layout cannot hold.
 pub fn unix_ns_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
-    if !exact::is_integer(obj) {
+    if !ffi::is_integer(obj) {
         return Err(type_error(
             "unix_ns",
             "an int (nanoseconds since 1970)",
@@ -325,41 +326,41 @@ pub fn unix_ns_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
     })
 }
 
-/// The UUID a text argument holds (`parse`). Text with lone surrogates (which no UTF-8 can
-/// hold) is reported like any other bad character, with its position.
+/// The UUID a text argument holds (`parse`).
 pub fn parse_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
+    read_text(obj, what, uuidx_core::parse::parse)
+}
+
+/// Runs the core reader `read` on the text of `obj` (a `str`, else `TypeError` naming `what`).
+/// Text that holds lone surrogates, which no Rust string can, is read as the core's
+/// [`HostText`], whose errors name the surrogate and show the text as Python does.
+pub fn read_text<T>(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    read: impl FnOnce(&str) -> uuidx_core::Result<T>,
+) -> PyResult<T> {
     let text = obj
         .cast::<PyString>()
         .map_err(|_| type_error(what, "a str", obj))?;
     match text.to_str() {
-        Ok(s) => uuidx_core::parse::parse(s).map_err(|e| crate::errors::to_py(&e)),
-        Err(_) => Err(surrogate_parse_error(text)),
+        Ok(s) => read(s).map_err(|e| crate::errors::to_py(&e)),
+        Err(_) => host_text(text)?
+            .read(&short_repr(obj), read)
+            .map_err(|e| crate::errors::to_py(&e)),
     }
 }
 
-/// The `ValueError` for text with lone surrogates, which no UUID form holds (and no UTF-8
-/// can): it names the text and the position of the first one.
+/// The code points of a `str` that holds lone surrogates, as the core reads them.
 #[cold]
-fn surrogate_parse_error(text: &Bound<'_, PyString>) -> PyErr {
-    let first = text
-        .call_method1(intern!(text.py(), "encode"), ("utf-32-le", "surrogatepass"))
-        .ok()
-        .and_then(|b| b.cast_into::<PyBytes>().ok())
-        .and_then(|b| {
-            b.as_bytes()
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .enumerate()
-                .find(|&(_, c)| char::from_u32(c).is_none())
-        });
-    let shown = short_repr(text.as_any());
-    PyValueError::new_err(match first {
-        Some((position, code)) => format!(
-            "invalid UUID string {shown}: lone surrogate '\\u{code:04x}' at position {position}: \
-             expected a hex digit"
-        ),
-        None => format!("invalid UUID string {shown}: not valid Unicode"),
-    })
+pub fn host_text(text: &Bound<'_, PyString>) -> PyResult<HostText> {
+    let wide = text
+        .call_method1(intern!(text.py(), "encode"), ("utf-32-le", "surrogatepass"))?
+        .cast_into::<PyBytes>()?;
+    Ok(HostText::from_code_points(
+        wide.as_bytes()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+    ))
 }
 
 /// `err`, or, for a `MemoryError` (CPython raises one without a word when an allocation

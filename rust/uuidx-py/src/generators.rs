@@ -1,10 +1,13 @@
 //! Independent generators (`V7Generator`, `V6Generator`, `V1Generator`) and the v7 time
 //! helpers. Each class wraps a lock-free `uuidx-core` generator and is `frozen`, so it can be
-//! shared between threads (free-threaded Python included) without any lock.
+//! shared between threads (free-threaded Python included) without any lock. A class holding
+//! Python callables (`clock=`, `random=`) reports them to the cycle collector and lets it clear
+//! them (`sources::Held`), so a generator in a reference cycle is freed like any object.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use pyo3::{PyTraverseError, PyVisit};
 use uuidx_core::clock::Clock;
 use uuidx_core::generator::{GregorianGenerator, RollbackPolicy, V7Generator as CoreV7, V7Method};
 use uuidx_core::layout::v7;
@@ -14,9 +17,9 @@ use uuidx_core::Uuid;
 
 use crate::convert::{count_arg, field_u64, str_arg, unix_ns_arg};
 use crate::errors::IntoPy;
-use crate::exact::new_uuid;
+use crate::ffi::new_uuid;
 use crate::sources::{
-    clock_arg, clock_or_system, random_arg, random_or_thread, DynClock, DynRandom,
+    clock_arg, clock_or_system, random_arg, random_or_thread, DynClock, DynRandom, Held,
 };
 
 fn policy(name: &Bound<'_, PyAny>) -> PyResult<RollbackPolicy> {
@@ -37,10 +40,12 @@ fn policy_or_default(name: Option<&Bound<'_, PyAny>>) -> PyResult<RollbackPolicy
 /// The UUIDs of `values` as a list of exact `uuid.UUID`.
 pub fn uuid_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, PyList>> {
     // On the fast path no Python code runs while the list is filled: the collector may pause.
-    let _pause = crate::exact::UuidType::get(py)?
+    let mut pause = crate::ffi::UuidType::get(py)?
         .uses_slots()
-        .then(|| crate::exact::GcPause::new(py));
-    crate::exact::list_of(py, values.len(), |i| new_uuid(py, values[i].as_u128()))
+        .then(|| crate::ffi::GcPause::new(py));
+    crate::ffi::list_of(py, values.len(), pause.as_mut(), |i| {
+        new_uuid(py, values[i].as_u128())
+    })
 }
 
 /// A zeroed buffer of `n` UUIDs, or `MemoryError`.
@@ -53,15 +58,14 @@ fn buffer_of(n: usize) -> PyResult<Vec<Uuid>> {
     Ok(out)
 }
 
-/// Runs `fill` on a buffer of `n` UUIDs with the GIL released (detached from the interpreter).
+/// Runs `fill` on a buffer of `n` UUIDs with the GIL released (detached from the interpreter),
+/// chunk after chunk, running pending signal handlers between chunks.
 pub fn filled(
     py: Python<'_>,
     n: usize,
-    fill: impl FnOnce(&mut [Uuid]) -> uuidx_core::Result<()> + Send,
+    fill: impl FnMut(&mut [Uuid]) -> uuidx_core::Result<()> + Send,
 ) -> PyResult<Vec<Uuid>> {
-    let mut out = buffer_of(n)?;
-    py.detach(|| fill(&mut out)).py_err()?;
-    Ok(out)
+    crate::signals::uuids_detached(py, n, fill)
 }
 
 /// Runs `fill` on a buffer of `n` UUIDs without releasing the GIL (for sources that call
@@ -94,12 +98,14 @@ enum Inner<S, C> {
     Custom(C),
 }
 
-/// The `clock`, `random` and method options shared by the generator classes.
+/// The `clock` and `random` options shared by the generator classes; the callables among
+/// them are added to `held`.
 fn sources(
     clock: Option<&Bound<'_, PyAny>>,
     random: Option<&Bound<'_, PyAny>>,
+    held: &mut Held,
 ) -> PyResult<Option<(DynClock, DynRandom)>> {
-    let (clock, random) = (clock_arg(clock)?, random_arg(random)?);
+    let (clock, random) = (clock_arg(clock, held)?, random_arg(random, held)?);
     Ok((clock.is_some() || random.is_some())
         .then(|| (clock_or_system(clock), random_or_thread(random))))
 }
@@ -119,11 +125,13 @@ fn sources(
 /// ``random(n) -> bytes``, or an int seed for a reproducible stream) replace the system clock
 /// and the CSPRNG, for tests. ``node`` with ``node_bits`` (1 to 32) places a fixed node id
 /// after the counter (RFC 9562 §6.4). Thread-safe and, with the default sources, lock-free.
-#[pyclass(frozen, module = "uuidx")]
+#[pyclass(frozen, weakref, module = "uuidx")]
 pub struct V7Generator {
     /// Boxed: the core generator is 64-byte aligned (its state has a cache line of its own),
     /// which a Python object's allocation does not honour; a `Box` does.
     inner: Box<Inner<CoreV7, CoreV7<DynClock, DynRandom>>>,
+    /// The Python callables among the sources, shared with `inner`.
+    held: Held,
 }
 
 #[pymethods]
@@ -160,7 +168,8 @@ impl V7Generator {
             policy_or_default(rollback_policy)?,
         );
         let node = node_option(node, node_bits)?;
-        let inner = match sources(clock, random)? {
+        let mut held = Held::default();
+        let inner = match sources(clock, random, &mut held)? {
             None => Inner::System(with_node(CoreV7::new(method, allowance, policy), node)?),
             Some((clock, random)) => Inner::Custom(with_node(
                 CoreV7::with_sources(method, allowance, policy, clock, random),
@@ -169,7 +178,16 @@ impl V7Generator {
         };
         Ok(Self {
             inner: Box::new(inner),
+            held,
         })
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        self.held.traverse(&visit)
+    }
+
+    fn __clear__(&self) {
+        self.held.clear();
     }
 
     /// The next UUID, greater than every UUID this generator returned before.
@@ -178,7 +196,9 @@ impl V7Generator {
         new_uuid(py, u.as_u128())
     }
 
-    /// ``n`` consecutive UUIDs of this generator's sequence, as a list.
+    /// ``n`` UUIDs of this generator's sequence, as a list: strictly increasing, and greater
+    /// than every UUID it returned before the call (another thread's call on it during this
+    /// one may fall between them).
     fn many<'py>(&self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let n = count_arg(n, "n", crate::bulk::BYTES_PER_UUID_OBJECT)?;
         let values = match &*self.inner {
@@ -368,11 +388,13 @@ macro_rules! gregorian_class {
         /// ``node`` defaults to the process's random multicast node (RFC 9562 §6.10).
         /// ``clock`` and ``random`` replace the system clock and the CSPRNG, for tests (see
         /// ``V7Generator``).
-        #[pyclass(frozen, module = "uuidx")]
+        #[pyclass(frozen, weakref, module = "uuidx")]
         pub struct $name {
             /// Boxed: the core generator is 64-byte aligned, which a Python object's
             /// allocation does not honour; a `Box` does.
             inner: Box<Inner<GregorianGenerator, GregorianGenerator<DynClock, DynRandom>>>,
+            /// The Python callables among the sources, shared with `inner`.
+            held: Held,
         }
 
         #[pymethods]
@@ -389,16 +411,25 @@ macro_rules! gregorian_class {
                 clock: Option<&Bound<'_, PyAny>>,
                 random: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Self> {
-                let (name, bits) = uuidx_core::layout::v1::FIELDS[2];
+                let (name, bits) = uuidx_core::layout::v1::NODE;
                 let node = node.filter(|n| !n.is_none()).map(|n| field_u64(n, name, bits)).transpose()?;
                 let (allowance, policy) = (allowance(rollback_allowance_ns)?, policy_or_default(rollback_policy)?);
-                let inner = match sources(clock, random)? {
+                let mut held = Held::default();
+                let inner = match sources(clock, random, &mut held)? {
                     None => Inner::System(GregorianGenerator::new($version, node, allowance, policy).py_err()?),
                     Some((clock, random)) => Inner::Custom(
                         GregorianGenerator::with_sources($version, node, allowance, policy, clock, random).py_err()?,
                     ),
                 };
-                Ok(Self { inner: Box::new(inner) })
+                Ok(Self { inner: Box::new(inner), held })
+            }
+
+            fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+                self.held.traverse(&visit)
+            }
+
+            fn __clear__(&self) {
+                self.held.clear();
             }
 
             /// The next UUID; its timestamp is later than every earlier one of this generator.
@@ -459,7 +490,9 @@ pub fn uuid7_at_ns<'py>(unix_ns: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
     new_uuid(unix_ns.py(), u.as_u128())
 }
 
-/// The smallest version 7 UUID of the millisecond containing ``unix_ns``.
+/// The smallest version 7 UUID of the millisecond containing ``unix_ns`` (nanoseconds
+/// since 1970): ``unix_ts_ms`` of that millisecond, every other bit but the version and variant
+/// 0 (RFC 9562 §5.7, §6.13). ``ValueError`` before 1970 or after the year 10889.
 #[pyfunction]
 pub fn min_uuid7_ns<'py>(unix_ns: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     new_uuid(
@@ -470,7 +503,9 @@ pub fn min_uuid7_ns<'py>(unix_ns: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyA
     )
 }
 
-/// The largest version 7 UUID of the millisecond containing ``unix_ns``.
+/// The largest version 7 UUID of the millisecond containing ``unix_ns`` (nanoseconds
+/// since 1970): ``unix_ts_ms`` of that millisecond, every other bit but the version and variant
+/// 1 (RFC 9562 §5.7, §6.13). ``ValueError`` before 1970 or after the year 10889.
 #[pyfunction]
 pub fn max_uuid7_ns<'py>(unix_ns: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     new_uuid(

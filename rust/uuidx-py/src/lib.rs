@@ -1,33 +1,40 @@
 //! `uuidx._core`: pyo3 bindings for `uuidx-core`.
 //!
 //! Each function converts its arguments (see `convert`), calls the core, and returns an exact
-//! `uuid.UUID` built by `exact::new_uuid`. Errors become `ValueError`/`TypeError` (or
+//! `uuid.UUID` built by `ffi::new_uuid`. Errors become `ValueError`/`TypeError` (or
 //! `ClockRollbackError`) with messages that name the value. The module holds no state that
-//! relies on the GIL and declares `gil_used = false` for free-threaded Python.
+//! relies on the GIL and declares `gil_used = false` for free-threaded Python. It is imported in
+//! the main interpreter only (`ffi::require_main_interpreter`): subinterpreters get an
+//! `ImportError`.
+//!
+//! Unsafe code lives in `ffi/`, one contract per file: the crate denies it everywhere else.
 
 #![deny(unsafe_code)]
 
 mod arrow;
 mod bulk;
+mod catalogues;
+mod column_bytes;
 mod convert;
 mod encodings;
 mod errors;
 #[allow(unsafe_code)]
-mod exact;
-mod fast;
+mod ffi;
 mod generators;
+mod signals;
 mod sources;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use uuidx_core::generator;
-use uuidx_core::layout::{self, Fields};
+use uuidx_core::layout::{self, Layout};
 use uuidx_core::name::{self, Algorithm};
 use uuidx_core::{random, Uuid};
 
 use convert::{field_u64, masked_u64, name_bytes, type_error, uuid_value as uuid_arg};
 use errors::IntoPy;
-use exact::new_uuid;
+use ffi::fast_bodies as fast;
+use ffi::new_uuid;
 
 fn opt_masked(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>> {
     obj.filter(|o| !o.is_none())
@@ -51,7 +58,7 @@ fn uuid1<'py>(
     let node = node
         .filter(|o| !o.is_none())
         .map(|o| {
-            let (name, bits) = layout::v1::FIELDS[2];
+            let (name, bits) = layout::v1::NODE;
             field_u64(o, name, bits)
         })
         .transpose()?;
@@ -165,7 +172,12 @@ fn parse<'py>(s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     new_uuid(s.py(), value.as_u128())
 }
 
-/// Version 1 from its fields (RFC 9562 §5.1); ``ValueError`` if one does not fit.
+/// Version 1 from a 60-bit timestamp (100-ns intervals since 1582-10-15), a 14-bit
+/// clock sequence and a 48-bit node (RFC 9562 §5.1).
+///
+/// Raises:
+///     TypeError: a field is not an int.
+///     ValueError: a field does not fit its width.
 #[pyfunction]
 fn layout_v1<'py>(
     py: Python<'py>,
@@ -177,7 +189,13 @@ fn layout_v1<'py>(
     new_uuid(py, layout::v1::new(v0, v1, v2).py_err()?.as_u128())
 }
 
-/// Version 2, DCE Security, from its fields; ``ValueError`` if one does not fit.
+/// Version 2, DCE Security: an 8-bit local domain (0 person, 1 group, 2 org), a 32-bit
+/// local id (a POSIX UID/GID), a 60-bit timestamp of which the high 28 bits are kept, a
+/// 6-bit clock sequence and a 48-bit node (RFC 9562 §5.2; DCE 1.1).
+///
+/// Raises:
+///     TypeError: a field is not an int.
+///     ValueError: a field does not fit its width.
 #[pyfunction]
 fn layout_v2<'py>(
     py: Python<'py>,
@@ -194,8 +212,12 @@ fn layout_v2<'py>(
     new_uuid(py, layout::v2::new(v0, v1, v2, v3, v4).py_err()?.as_u128())
 }
 
-/// Version 4 from 16 random bytes (RFC 9562 §5.4); the version and variant bits are
-/// overwritten.
+/// Version 4 from 16 random bytes; the version and variant bits are overwritten
+/// (RFC 9562 §5.4).
+///
+/// Raises:
+///     TypeError: ``random`` is not bytes-like.
+///     ValueError: ``random`` is not 16 bytes long.
 #[pyfunction]
 fn layout_v4<'py>(py: Python<'py>, random: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let bytes =
@@ -204,7 +226,12 @@ fn layout_v4<'py>(py: Python<'py>, random: &Bound<'py, PyAny>) -> PyResult<Bound
     new_uuid(py, layout::v4::from_random_bytes(u.to_bytes()).as_u128())
 }
 
-/// Version 6 from its fields (RFC 9562 §5.6); ``ValueError`` if one does not fit.
+/// Version 6 from a 60-bit timestamp (100-ns intervals since 1582-10-15), a 14-bit
+/// clock sequence and a 48-bit node (RFC 9562 §5.6).
+///
+/// Raises:
+///     TypeError: a field is not an int.
+///     ValueError: a field does not fit its width.
 #[pyfunction]
 fn layout_v6<'py>(
     py: Python<'py>,
@@ -216,7 +243,12 @@ fn layout_v6<'py>(
     new_uuid(py, layout::v6::new(v0, v1, v2).py_err()?.as_u128())
 }
 
-/// Version 7 from its fields (RFC 9562 §5.7); ``ValueError`` if one does not fit.
+/// Version 7 from a 48-bit Unix millisecond timestamp, 12 bits of ``rand_a`` and 62 bits
+/// of ``rand_b`` (RFC 9562 §5.7).
+///
+/// Raises:
+///     TypeError: a field is not an int.
+///     ValueError: a field does not fit its width.
 #[pyfunction]
 fn layout_v7<'py>(
     py: Python<'py>,
@@ -228,7 +260,11 @@ fn layout_v7<'py>(
     new_uuid(py, layout::v7::new(v0, v1, v2).py_err()?.as_u128())
 }
 
-/// Version 8 from its fields (RFC 9562 §5.8); ``ValueError`` if one does not fit.
+/// Version 8 from 48, 12 and 62 bits of custom data (RFC 9562 §5.8).
+///
+/// Raises:
+///     TypeError: a field is not an int.
+///     ValueError: a field does not fit its width.
 #[pyfunction]
 fn layout_v8<'py>(
     py: Python<'py>,
@@ -244,10 +280,11 @@ fn layout_v8<'py>(
 /// ``"v8"``, ``"nil"`` or ``"max"``; ``ValueError`` for UUIDs without an RFC layout.
 #[pyfunction]
 fn fields<'py>(py: Python<'py>, u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
-    let f = Fields::of(uuid_arg(u, "u")?).py_err()?;
-    let (names, values): (Vec<&str>, Vec<u64>) = f.named_values().into_iter().unzip();
+    let u = uuid_arg(u, "u")?;
+    let layout = Layout::of(u).py_err()?;
+    let (names, values): (Vec<&str>, Vec<u64>) = layout.values(u).unzip();
     (
-        f.layout(),
+        layout.name,
         PyTuple::new(py, names)?,
         PyTuple::new(py, values)?,
     )
@@ -298,21 +335,21 @@ fn _after_fork_in_child() {
 /// ``False`` when the module fell back to calling ``uuid.UUID(int=...)``.
 #[pyfunction]
 fn _uses_slot_stores(py: Python<'_>) -> PyResult<bool> {
-    Ok(exact::UuidType::get(py)?.uses_slots())
+    Ok(ffi::UuidType::get(py)?.uses_slots())
 }
 
-/// ``True`` when ints are built and read through their 30-bit digits (CPython 3.9 to 3.13,
-/// layout verified at import, and not on the fallback path).
+/// ``True`` when ints are built and read through their 30-bit digits (CPython, layout verified
+/// at import, and not on the fallback path).
 #[pyfunction]
 fn _uses_int_digits(py: Python<'_>) -> PyResult<bool> {
-    Ok(exact::UuidType::get(py)?.uses_digits())
+    Ok(ffi::UuidType::get(py)?.uses_digits())
 }
 
 /// ``True`` when ``uuid.UUID`` instances are allocated with ``PyObject_GC_New`` (GIL builds
 /// of CPython whose ``uuid.UUID`` uses ``PyType_GenericAlloc``).
 #[pyfunction]
 fn _uses_gc_new(py: Python<'_>) -> PyResult<bool> {
-    Ok(exact::UuidType::get(py)?.uses_gc_new())
+    Ok(ffi::UuidType::get(py)?.uses_gc_new())
 }
 
 /// ``True`` when the extension was built with Rust debug assertions (the test suite's third
@@ -320,6 +357,13 @@ fn _uses_gc_new(py: Python<'_>) -> PyResult<bool> {
 #[pyfunction]
 fn _debug_build() -> bool {
     cfg!(debug_assertions)
+}
+
+/// How many calls the fast bodies of the hot functions have handled (not declined) so far, in
+/// a debug build; ``None`` in a release build, which does not count them.
+#[pyfunction]
+fn _fast_calls() -> Option<u64> {
+    ffi::fast_calls()
 }
 
 /// The 16 bytes of a UUIDv47 key, or `TypeError`/`ValueError` naming it.
@@ -376,14 +420,14 @@ fn _short_repr(obj: &Bound<'_, PyAny>) -> String {
     convert::short_repr(obj)
 }
 
-/// A hot function for `exact::add_fast_functions`.
+/// A hot function for `ffi::add_fast_functions`.
 fn hot<'py>(
     name: &'static std::ffi::CStr,
     max_args: usize,
-    body: exact::FastBody,
+    body: ffi::FastBody,
     full: Bound<'py, pyo3::types::PyCFunction>,
-) -> exact::FastFunction<'py> {
-    exact::FastFunction {
+) -> ffi::FastFunction<'py> {
+    ffi::FastFunction {
         name,
         max_args,
         body,
@@ -394,9 +438,11 @@ fn hot<'py>(
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // Before anything is kept for the life of the process.
+    ffi::require_main_interpreter(py)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The hot functions: a C entry point with a fast body, and the full function behind it.
-    exact::add_fast_functions(
+    ffi::add_fast_functions(
         m,
         vec![
             hot(c"uuid1", 0, fast::uuid1, wrap_pyfunction!(uuid1, m)?),
@@ -450,6 +496,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_uses_gc_new, m)?)?;
     m.add_function(wrap_pyfunction!(_short_repr, m)?)?;
     m.add_function(wrap_pyfunction!(_debug_build, m)?)?;
+    m.add_function(wrap_pyfunction!(_fast_calls, m)?)?;
     m.add_function(wrap_pyfunction!(mask_v7, m)?)?;
     m.add_function(wrap_pyfunction!(unmask_v7, m)?)?;
     m.add_function(wrap_pyfunction!(_deterministic_install, m)?)?;
@@ -463,8 +510,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     generators::register(m)?;
     bulk::register(m)?;
     encodings::register(m)?;
+    catalogues::register(m)?;
     arrow::register(m)?;
     // Resolve uuid.UUID now, so that a broken environment fails at import, not mid-request.
-    exact::UuidType::get(py)?;
+    ffi::UuidType::get(py)?;
     Ok(())
 }

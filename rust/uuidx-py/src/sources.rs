@@ -3,23 +3,88 @@
 //! seed for a reproducible CSPRNG stream. An exception raised by a callable reaches the
 //! caller unchanged; a result of the wrong type or length is a `TypeError`/`ValueError` that
 //! names it. Both are carried through the core as `uuidx_core::Error::external`.
+//!
+//! The callables are [`Held`] by the generator's Python object too, which shows them to the
+//! cycle collector (`__traverse__`) and lets it drop them (`__clear__`): a generator whose clock
+//! is a method of the object that holds the generator is freed like any other cycle.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
+use pyo3::{PyTraverseError, PyVisit};
 use uuidx_core::clock::{Clock, SystemClock};
 use uuidx_core::random::{RandomSource, SeededRandom, ThreadRandom};
 
 use crate::convert::{buffer_bytes, short_repr, type_error, type_name};
-use crate::exact;
+use crate::ffi;
 
 /// A clock the core can hold: the system's, or a Python callable.
 pub type DynClock = Box<dyn Clock>;
 /// A random source the core can hold: the thread CSPRNG, a Python callable or a seed.
 pub type DynRandom = Box<dyn RandomSource>;
 
+/// A Python object shared by a generator's Python object, which reports it to the cycle
+/// collector and clears it, and by the core generator, which calls it. The lock is held only to
+/// copy or take the reference, never while Python code runs.
+#[derive(Clone)]
+pub struct Shared(Arc<Mutex<Option<Py<PyAny>>>>);
+
+impl Shared {
+    fn new(obj: &Bound<'_, PyAny>) -> Self {
+        Self(Arc::new(Mutex::new(Some(obj.clone().unbind()))))
+    }
+
+    /// The object, or a `RuntimeError` naming `what` once the collector has cleared it (which
+    /// it does only to objects it is about to free).
+    fn get<'py>(&self, py: Python<'py>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+        let guard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        guard
+            .as_ref()
+            .map(|obj| obj.bind(py).clone())
+            .ok_or_else(|| {
+                PyRuntimeError::new_err(format!(
+                    "this generator's {what} was released by the garbage collector"
+                ))
+            })
+    }
+}
+
+/// The Python objects among a generator's sources, for its `__traverse__` and `__clear__`.
+#[derive(Default)]
+pub struct Held(Vec<Shared>);
+
+impl Held {
+    /// Reports each object to the collector. One whose lock another thread holds (only for the
+    /// instant of copying a reference) is not reported, which can only keep it alive longer.
+    pub fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for shared in &self.0 {
+            match shared.0.try_lock() {
+                Ok(guard) => visit.call(guard.as_ref())?,
+                Err(TryLockError::Poisoned(poisoned)) => visit.call(poisoned.get_ref().as_ref())?,
+                Err(TryLockError::WouldBlock) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Drops every reference (the collector breaking a cycle), each after its lock is released:
+    /// dropping one may run Python code that uses the generator.
+    pub fn clear(&self) {
+        for shared in &self.0 {
+            let taken = shared
+                .0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            drop(taken);
+        }
+    }
+}
+
 /// A Python callable that returns the time as an int of nanoseconds since the Unix epoch.
-pub struct PyClock(Py<PyAny>);
+pub struct PyClock(Shared);
 
 impl Clock for PyClock {
     /// The callable's reading. A negative one is a clock before 1970, as from the system
@@ -27,10 +92,10 @@ impl Clock for PyClock {
     /// more a `ValueError`.
     fn now_unix_ns(&self) -> uuidx_core::Result<u64> {
         let reading = Python::attach(|py| {
-            let clock = self.0.bind(py);
+            let clock = &self.0.get(py, "clock")?;
             let value = clock.call0()?;
             // A bool is an int to Python, but `True` is no time: refused, as `random=True` is.
-            if !exact::is_integer(&value)
+            if !ffi::is_integer(&value)
                 || value.cast::<PyInt>().is_err()
                 || value.cast::<pyo3::types::PyBool>().is_ok()
             {
@@ -60,12 +125,12 @@ impl Clock for PyClock {
 }
 
 /// A Python callable that takes a byte count and returns that many random bytes.
-pub struct PyRandom(Py<PyAny>);
+pub struct PyRandom(Shared);
 
 impl RandomSource for PyRandom {
     fn fill(&self, dest: &mut [u8]) -> uuidx_core::Result<()> {
         Python::attach(|py| {
-            let random = self.0.bind(py);
+            let random = &self.0.get(py, "random source")?;
             let value = random.call1((dest.len(),))?;
             let bytes = buffer_bytes(&value).ok_or_else(|| {
                 PyTypeError::new_err(format!(
@@ -91,11 +156,15 @@ impl RandomSource for PyRandom {
     }
 }
 
-/// The `clock=` argument: `None` for the system clock, or a callable.
-pub fn clock_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DynClock>> {
+/// The `clock=` argument: `None` for the system clock, or a callable (added to `held`).
+pub fn clock_arg(obj: Option<&Bound<'_, PyAny>>, held: &mut Held) -> PyResult<Option<DynClock>> {
     match obj.filter(|o| !o.is_none()) {
         None => Ok(None),
-        Some(o) if o.is_callable() => Ok(Some(Box::new(PyClock(o.clone().unbind())))),
+        Some(o) if o.is_callable() => {
+            let shared = Shared::new(o);
+            held.0.push(shared.clone());
+            Ok(Some(Box::new(PyClock(shared))))
+        }
         Some(o) => Err(type_error(
             "clock",
             "a callable returning nanoseconds since 1970, or None",
@@ -106,8 +175,8 @@ pub fn clock_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DynClock>> {
 
 /// The `random=` argument: `None` for the thread CSPRNG, a callable `random(n) -> bytes`, or
 /// an int seed from 0 to 2**256 - 1 for a reproducible ChaCha12 stream (its 32 little-endian
-/// bytes are the key).
-pub fn random_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DynRandom>> {
+/// bytes are the key). A callable is added to `held`.
+pub fn random_arg(obj: Option<&Bound<'_, PyAny>>, held: &mut Held) -> PyResult<Option<DynRandom>> {
     let Some(o) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
@@ -135,7 +204,9 @@ pub fn random_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DynRandom>>
         return Ok(Some(Box::new(SeededRandom::new(bytes))));
     }
     if o.is_callable() {
-        return Ok(Some(Box::new(PyRandom(o.clone().unbind()))));
+        let shared = Shared::new(o);
+        held.0.push(shared.clone());
+        return Ok(Some(Box::new(PyRandom(shared))));
     }
     Err(type_error(
         "random",

@@ -1,31 +1,40 @@
-//! The fast bodies of the hot functions (see `exact::FastFunction`): the common shape of a
-//! call, handled without pyo3's argument parsing. Each declines (`None`) anything else (keyword
-//! arguments are never seen here, other types, subclasses, lone surrogates), which then goes
-//! to the full function of the same name with its usual semantics and messages. A body never
-//! drops a `Py<T>` or a `PyErr` (invariant 6 of `exact.rs`).
+//! The fast bodies of the hot functions (see [`super::fast_call::FastFunction`]): the common
+//! shape of a call, handled without pyo3's argument parsing. Each declines (`None`) anything
+//! else (keyword arguments are never seen here, other types, subclasses, lone surrogates),
+//! which then goes to the full function of the same name with its usual semantics and
+//! messages. A body's errors are `FastError`s, released only where pyo3 decrefs at once
+//! (invariant 2 of `fast_call.rs`): `?` turns a `PyErr` into one, `decline_on_error` drops one
+//! and declines.
+//!
+//! Safe code, next to the entry points that run it: the file denies unsafe code. Tested with
+//! the entry points (`tests/test_leaks.py`, `tests/test_catalog.py`, `tests/test_errors.py`).
 
-// Every body has the `exact::FastBody` signature, whether or not it can decline.
+#![deny(unsafe_code)]
+// Every body has the `FastBody` signature, whether or not it can decline.
 #![allow(clippy::unnecessary_wraps)]
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyBytesMethods, PyString};
-use uuidx_core::{format, generator, name, Uuid};
+use uuidx_core::encoding::hex;
+use uuidx_core::{generator, name, Uuid};
 
+use super::{
+    decline_on_error, exact_uuid_int, new_ascii_str, new_uuid, FastError, FastResult as Out,
+};
 use crate::errors::IntoPy;
-use crate::exact::{exact_uuid_int, new_ascii_str, new_uuid};
-
-type Out<'py> = Option<PyResult<Bound<'py, PyAny>>>;
 
 /// A UUID result, or the core's error handed to the interpreter.
-fn uuid(py: Python<'_>, value: uuidx_core::Result<Uuid>) -> PyResult<Bound<'_, PyAny>> {
-    value.py_err().and_then(|u| new_uuid(py, u.as_u128()))
+fn uuid(py: Python<'_>, value: uuidx_core::Result<Uuid>) -> Result<Bound<'_, PyAny>, FastError> {
+    Ok(new_uuid(py, value.py_err()?.as_u128())?)
 }
 
 /// A hyphenated string result.
-fn hyphenated(py: Python<'_>, value: uuidx_core::Result<Uuid>) -> PyResult<Bound<'_, PyAny>> {
-    value
-        .py_err()
-        .and_then(|u| new_ascii_str(py, &format::hyphenated(u, false)).map(Bound::into_any))
+fn hyphenated(
+    py: Python<'_>,
+    value: uuidx_core::Result<Uuid>,
+) -> Result<Bound<'_, PyAny>, FastError> {
+    let text = hex::hyphenated(value.py_err()?, false);
+    Ok(new_ascii_str(py, &text)?.into_any())
 }
 
 /// `uuid1()`, `uuid4()`, `uuid6()`, `uuid7()`, `uuid8()`, `uuid4_str()`, `uuid7_str()` without
@@ -69,7 +78,9 @@ pub fn uuid7_str<'py>(py: Python<'py>, _: &[&Bound<'py, PyAny>]) -> Out<'py> {
 
 /// The value of an exact `uuid.UUID` argument, read from its slot.
 fn exact(arg: &Bound<'_, PyAny>) -> Option<Uuid> {
-    exact_uuid_int(arg).ok().flatten().map(Uuid::from_u128)
+    decline_on_error(exact_uuid_int(arg))
+        .flatten()
+        .map(Uuid::from_u128)
 }
 
 /// `to_str(u)` of an exact `uuid.UUID`.
@@ -81,14 +92,14 @@ pub fn to_str<'py>(py: Python<'py>, args: &[&Bound<'py, PyAny>]) -> Out<'py> {
 /// `parse(s)` of a `str` that UTF-8 can hold.
 pub fn parse<'py>(py: Python<'py>, args: &[&Bound<'py, PyAny>]) -> Out<'py> {
     let [s] = args else { return None };
-    let text = s.cast::<PyString>().ok()?.to_str().ok()?;
+    let text = decline_on_error(s.cast::<PyString>().ok()?.to_str())?;
     Some(uuid(py, uuidx_core::parse::parse(text)))
 }
 
 /// The octets of an exact `str` (as UTF-8) or `bytes` name.
 fn name_of<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a [u8]> {
     if let Ok(s) = obj.cast_exact::<PyString>() {
-        return s.to_str().ok().map(str::as_bytes);
+        return decline_on_error(s.to_str()).map(str::as_bytes);
     }
     obj.cast_exact::<PyBytes>()
         .ok()

@@ -1,0 +1,286 @@
+//! The Arrow C data interface of `uuidx.arrow`: capsules and streams imported, a column's
+//! bytes lent through the buffer protocol.
+//!
+//! Arrow columns travel between libraries as three C structs, `ArrowSchema`, `ArrowArray` and
+//! `ArrowArrayStream`, handed over in PyCapsules named "arrow_schema", "arrow_array" and
+//! "arrow_array_stream" (the Arrow PyCapsule interface). The structs are arrow-rs's
+//! (`arrow_schema::ffi`, `arrow_data::ffi`, `arrow_array::ffi_stream`), never redeclared here
+//! ([`arrow_import`] reads an array's private members through the C layout, checked against
+//! arrow-rs's struct).
+//! Exporting needs no unsafe code: `arrow.rs` puts an arrow-rs struct in a capsule that owns it,
+//! whose destructor releases it unless a consumer moved it out. Importing, reading a stream and
+//! lending a column's bytes through the buffer protocol do need it, and are done here. What they
+//! rely on:
+//!
+//! 1. A capsule is read only after its name is checked: one named "arrow_schema" points to an
+//!    aligned, initialised `ArrowSchema`, "arrow_array" to an `ArrowArray`, "arrow_array_stream"
+//!    to an `ArrowArrayStream` (the interface's contract with every producer), owned by the
+//!    capsule, which the caller keeps alive. A capsule of another name, or not a capsule, is a
+//!    `TypeError` before any read.
+//! 2. A schema is borrowed, never moved: it stays its capsule's to release. It is read only
+//!    while no Python code can run (so the capsule cannot be changed under it), and a released
+//!    schema (`release` NULL, its strings possibly freed) is refused after reading only `release`.
+//! 3. An array or a stream is *moved* out of its capsule ("moving an array" in the C data
+//!    interface): the capsule is left holding a released struct, so its destructor does nothing
+//!    and a second import of the same capsule finds `release` NULL and is refused (`ValueError`)
+//!    instead of releasing the data twice.
+//! 4. A producer is not trusted beyond what the interface cannot reveal. Every schema and
+//!    array goes through [`arrow_import`] (its invariants I1-I5), which checks each pointer,
+//!    count and string of the structures, children and dictionaries included, before reading
+//!    through them or handing them to arrow-rs, and turns a panic into an error. An imported
+//!    array is described by the schema it came with (the pair one `__arrow_c_array__` call
+//!    returned, or the schema of its stream): buffer lengths are computed from that type,
+//!    trusting the producer's memory as the interface does. The data is `ArrayData` built
+//!    without validation; `arrow.rs` validates it (`validate_data`: buffer sizes, offsets,
+//!    views, null counts) before any kernel reads a row.
+//! 5. A stream's callbacks are called only while it is live (`release` set), on the struct this
+//!    module owns, from one thread at a time; `get_last_error`'s string is copied at once,
+//!    before the next call could free it. Dropping the struct releases the stream (arrow-rs's
+//!    `Drop`), once.
+//! 6. The buffer protocol lends a pointer into an immutable arrow `Buffer` held by a frozen
+//!    object; the view holds a strong reference to that object (`view.obj`, set by
+//!    `PyBuffer_FillInfo`), so the bytes outlive every other reference to it (NumPy's array
+//!    keeps the column alive). The view is read-only: a request for a writable buffer is a
+//!    `BufferError`.
+//!
+//! Tested by `tests/columns/test_arrow_ffi.py` (each invariant, section by section), with
+//! `tests/columns/test_arrow_hostile.py` (hostile producers) and `tests/test_leaks.py`.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+
+use super::arrow_import;
+
+/// The capsule names of the Arrow PyCapsule interface.
+pub const SCHEMA_CAPSULE: &std::ffi::CStr = c"arrow_schema";
+/// See [`SCHEMA_CAPSULE`].
+pub const ARRAY_CAPSULE: &std::ffi::CStr = c"arrow_array";
+/// See [`SCHEMA_CAPSULE`].
+pub const STREAM_CAPSULE: &std::ffi::CStr = c"arrow_array_stream";
+
+/// The pointer held by `obj`, a capsule named `name` (invariant 1); `TypeError` naming `what`
+/// otherwise.
+fn capsule_pointer<T>(
+    obj: &Bound<'_, PyAny>,
+    name: &std::ffi::CStr,
+    what: &str,
+) -> PyResult<core::ptr::NonNull<T>> {
+    use pyo3::types::{PyCapsule, PyCapsuleMethods};
+    let wrong = || {
+        PyTypeError::new_err(format!(
+            "{what} must be a PyCapsule named {:?}, got {}",
+            name.to_string_lossy(),
+            crate::convert::short_repr(obj)
+        ))
+    };
+    let capsule = obj.cast::<PyCapsule>().map_err(|_| wrong())?;
+    if !capsule.is_valid_checked(Some(name)) {
+        return Err(wrong());
+    }
+    Ok(capsule.pointer_checked(Some(name))?.cast())
+}
+
+fn released(what: &str, kind: &str) -> PyErr {
+    pyo3::exceptions::PyValueError::new_err(format!(
+        "{what}: the Arrow {kind} in the capsule was already released or imported \
+         (a capsule can be imported once)"
+    ))
+}
+
+/// `err` of `arrow_import` as a Python exception: `MemoryError` or `ValueError`.
+fn import_err(what: &str, err: &arrow_import::Error) -> PyErr {
+    if err.is_out_of_memory() {
+        pyo3::exceptions::PyMemoryError::new_err(format!("{what}: {err}"))
+    } else {
+        pyo3::exceptions::PyValueError::new_err(format!("{what}: invalid Arrow data: {err}"))
+    }
+}
+
+/// The field described by `obj`, an "arrow_schema" capsule, which keeps its schema (invariants 1,
+/// 2, 4).
+pub fn import_field(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<arrow_schema::Field> {
+    let schema = capsule_pointer::<arrow_schema::ffi::FFI_ArrowSchema>(obj, SCHEMA_CAPSULE, what)?;
+    // SAFETY: invariant 1: the pointer of a capsule named "arrow_schema" is an aligned, initialised
+    // `ArrowSchema` owned by the capsule, which `obj` keeps alive. Invariant 2: it is borrowed for
+    // this function only, which runs no Python code; `release` is read before anything else.
+    let schema = unsafe { schema.as_ref() };
+    if schema.release.is_none() {
+        return Err(released(what, "schema"));
+    }
+    // SAFETY: invariant 4: the producer's promise I1 of `arrow_import`, which checks the
+    // rest.
+    unsafe { arrow_import::import_field(schema) }.map_err(|e| import_err(what, &e))
+}
+
+/// The field and the data of an "arrow_schema" and an "arrow_array" capsule returned together
+/// by one `__arrow_c_array__` call, if `accept` accepts the field (the array is then moved out
+/// of its capsule, invariant 3, and is not yet validated, invariant 4); only the field otherwise.
+pub fn import_array(
+    schema: &Bound<'_, PyAny>,
+    array: &Bound<'_, PyAny>,
+    what: &str,
+    accept: impl Fn(&arrow_schema::Field) -> bool,
+) -> PyResult<(arrow_schema::Field, Option<arrow_data::ArrayData>)> {
+    use arrow_data::ffi::FFI_ArrowArray;
+    let field = import_field(schema, what)?;
+    if !accept(&field) {
+        return Ok((field, None));
+    }
+    let pointer = capsule_pointer::<FFI_ArrowArray>(array, ARRAY_CAPSULE, what)?;
+    // SAFETY: invariant 1: an aligned, initialised `ArrowArray` owned by the live capsule.
+    // Invariant 3: `from_raw` moves it out and leaves a released struct in its place.
+    let moved = unsafe { FFI_ArrowArray::from_raw(pointer.as_ptr()) };
+    if moved.is_released() {
+        return Err(released(what, "array"));
+    }
+    // SAFETY: invariant 4: the array was exported with this schema; `arrow_import` takes ownership
+    // of it (released when the last buffer is dropped), checks what the interface can reveal
+    // and computes buffer lengths from the type.
+    let data = unsafe { arrow_import::import_array(moved, field.data_type()) }
+        .map_err(|e| import_err(what, &e))?;
+    Ok((field, Some(data)))
+}
+
+/// The field of an "arrow_array_stream" capsule and, if `accept` accepts it, every array of
+/// the stream, read to its end. The stream is moved out of its capsule (invariant 3), read through
+/// its callbacks (invariant 5) and released; the arrays are not yet validated (invariant 4).
+pub fn import_stream(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    accept: impl Fn(&arrow_schema::Field) -> bool,
+) -> PyResult<(arrow_schema::Field, Option<Vec<arrow_data::ArrayData>>)> {
+    use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+    use arrow_data::ffi::FFI_ArrowArray;
+    use arrow_schema::ffi::FFI_ArrowSchema;
+    let pointer = capsule_pointer::<FFI_ArrowArrayStream>(obj, STREAM_CAPSULE, what)?;
+    // SAFETY: invariant 1: an aligned, initialised `ArrowArrayStream` owned by the live capsule.
+    // Invariant 3: `from_raw` moves it out and leaves a released struct in its place; dropping
+    // `stream` at the end of this function releases it (invariant 5).
+    let mut stream = unsafe { FFI_ArrowArrayStream::from_raw(pointer.as_ptr()) };
+    if stream.release.is_none() {
+        return Err(released(what, "stream"));
+    }
+    let (Some(get_schema), Some(get_next)) = (stream.get_schema, stream.get_next) else {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{what}: invalid Arrow data: the stream has no get_schema or get_next callback"
+        )));
+    };
+    let mut schema = FFI_ArrowSchema::empty();
+    // SAFETY: invariant 5: the stream is live and owned here; `get_schema` fills `schema`, which is
+    // then ours and released when dropped, or returns an error code and leaves it released.
+    let code = unsafe { get_schema(&raw mut stream, &raw mut schema) };
+    if code != 0 {
+        return Err(stream_error(&mut stream, code, what));
+    }
+    if schema.release.is_none() {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{what}: invalid Arrow data: the stream's get_schema gave a released schema"
+        )));
+    }
+    // SAFETY: invariant 4: the producer's promise I1 of `arrow_import`, which checks the
+    // rest.
+    let field = unsafe { arrow_import::import_field(&schema) }.map_err(|e| import_err(what, &e))?;
+    if !accept(&field) {
+        return Ok((field, None));
+    }
+    let mut arrays = Vec::new();
+    loop {
+        // A stream may never end: a signal handler's exception stops it.
+        obj.py().check_signals()?;
+        let mut array = FFI_ArrowArray::empty();
+        // SAFETY: invariant 5, as for `get_schema`: `array` is filled with an array we own, or left
+        // released at the end of the stream.
+        let code = unsafe { get_next(&raw mut stream, &raw mut array) };
+        if code != 0 {
+            return Err(stream_error(&mut stream, code, what));
+        }
+        if array.is_released() {
+            return Ok((field, Some(arrays)));
+        }
+        arrays.try_reserve(1).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "{what}: cannot allocate memory for {} chunks",
+                arrays.len() + 1
+            ))
+        })?;
+        // SAFETY: invariant 4: every array of a stream has the stream's schema; `arrow_import`
+        // checks what the interface can reveal.
+        let data = unsafe { arrow_import::import_array(array, field.data_type()) }
+            .map_err(|e| import_err(what, &e))?;
+        arrays.push(data);
+    }
+}
+
+/// The error of a stream callback that returned `code` (an errno value), with the stream's
+/// own message when it has one.
+fn stream_error(
+    stream: &mut arrow_array::ffi_stream::FFI_ArrowArrayStream,
+    code: std::ffi::c_int,
+    what: &str,
+) -> PyErr {
+    let message = stream.get_last_error.and_then(|get_last_error| {
+        // SAFETY: invariant 5: the stream is live; the callback returns NULL or a NUL-terminated
+        // string valid until the next call on the stream, which is copied before anything else.
+        unsafe {
+            let text = get_last_error(stream);
+            (!text.is_null()).then(|| {
+                std::ffi::CStr::from_ptr(text)
+                    .to_string_lossy()
+                    .into_owned()
+            })
+        }
+    });
+    pyo3::exceptions::PyValueError::new_err(format!(
+        "{what}: the Arrow stream failed (error code {code}): {}",
+        message.as_deref().unwrap_or("no message")
+    ))
+}
+
+/// The read-only bytes behind a column object, lent through the buffer protocol
+/// (`memoryview(column)`, `numpy.frombuffer(column, dtype="V16")`); `uuidx.arrow.UUIDArray`
+/// extends it. The bytes are one arrow `Buffer`, immutable and shared, never copied (invariant 6).
+#[pyclass(subclass, frozen, module = "uuidx.arrow", name = "_ReadOnlyBytes")]
+pub struct ReadOnlyBytes {
+    bytes: arrow_buffer::Buffer,
+}
+
+impl ReadOnlyBytes {
+    /// Lends `bytes`.
+    pub fn new(bytes: arrow_buffer::Buffer) -> Self {
+        Self { bytes }
+    }
+}
+
+#[pymethods]
+impl ReadOnlyBytes {
+    /// A one-dimensional, read-only view of unsigned bytes.
+    unsafe fn __getbuffer__(
+        slf: &Bound<'_, Self>,
+        view: *mut ffi::Py_buffer,
+        flags: std::ffi::c_int,
+    ) -> PyResult<()> {
+        let bytes = &slf.get().bytes;
+        let len = isize::try_from(bytes.len())
+            .map_err(|_| PyErr::new::<PyTypeError, _>("buffer too long"))?;
+        // SAFETY: invariant 6. `view` is the interpreter's to fill. `PyBuffer_FillInfo` stores a
+        // new reference to `slf` in `view.obj` (dropped by `PyBuffer_Release`), marks the view
+        // read-only and refuses `PyBUF_WRITABLE` with a BufferError; the pointer is never
+        // written through. `bytes` lives as long as `slf`, whose field cannot change (frozen).
+        let code = unsafe {
+            ffi::PyBuffer_FillInfo(
+                view,
+                slf.as_ptr(),
+                bytes.as_ptr().cast_mut().cast(),
+                len,
+                1,
+                flags,
+            )
+        };
+        if code == 0 {
+            Ok(())
+        } else {
+            Err(PyErr::fetch(slf.py()))
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The small C-API helpers of the bindings: compact ASCII strings filled in place, integer
+//! checks and masking, contiguous buffers, and `int`s that fail with `MemoryError`.
+//!
+//! Invariants:
+//! 1. every C call here is made on an attached thread (a `Python` token or a `Bound` is in
+//!    hand) with live objects;
+//! 2. a call that reports failure (NULL, -1, `(unsigned long long)-1` with an exception set)
+//!    becomes the interpreter's exception, or is cleared where the answer is "no";
+//! 3. a string from `PyUnicode_New(len, 127)` is filled with ASCII bytes, within its `len`
+//!    characters, before anyone else can see it; its characters are written right after its
+//!    `PyASCIIObject` header only where [`verify_ascii_data`] found CPython's own
+//!    `PyUnicode_DATA` there at import, and through `PyUnicode_DATA` otherwise;
+//! 4. buffers are read through pyo3's safe buffer API ([`buffer_bytes`]), which releases each
+//!    view once.
+//!
+//! Tested by `tests/ffi/test_ffi_capi.py` (buffers of every format and shape, refused ones, no
+//! leak), `tests/ffi/test_hostile.py` (integers and strings of every kind at the boundary),
+//! `tests/encodings/test_encodings.py` (the strings built) and `tests/test_leaks.py` (each path alone,
+//! counting allocated blocks).
+
+use pyo3::buffer::PyUntypedBuffer;
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyMemoryView};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A new `str` holding `ascii`, which must be ASCII (hex digits and hyphens here): allocated
+/// as a compact ASCII string and filled by one copy, skipping UTF-8 decoding.
+#[inline]
+pub fn new_ascii_str<'py>(
+    py: Python<'py>,
+    ascii: &[u8],
+) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+    debug_assert!(ascii.is_ascii());
+    let len = isize::try_from(ascii.len())
+        .map_err(|_| PyErr::new::<PyTypeError, _>("string too long"))?;
+    // SAFETY: `PyUnicode_New(len, 127)` returns a fresh compact ASCII string (or NULL with an
+    // exception set) whose data area holds `len` one-byte characters plus a NUL; it is filled
+    // with ASCII bytes before anyone else can see it.
+    unsafe {
+        let obj = ffi::PyUnicode_New(len, 127);
+        if obj.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let data = ascii_data(obj);
+        core::ptr::copy_nonoverlapping(ascii.as_ptr(), data, ascii.len());
+        Ok(Bound::from_owned_ptr(py, obj).cast_into_unchecked())
+    }
+}
+
+/// `true` once the characters of a compact ASCII string are known to follow its
+/// `PyASCIIObject` header, as `PyUnicode_DATA` finds them (checked at import by
+/// [`ascii_data_verified`]; CPython 3.14 made `PyUnicode_DATA` a function call).
+static ASCII_DATA_AFTER_HEADER: AtomicBool = AtomicBool::new(false);
+
+/// Records, once at import, whether compact ASCII strings may be filled right after their
+/// header: only where `allowed` (CPython, not the forced fallback) and verified here.
+pub(crate) fn verify_ascii_data(py: Python<'_>, allowed: bool) {
+    ASCII_DATA_AFTER_HEADER.store(allowed && ascii_data_verified(py), Ordering::Relaxed);
+}
+
+/// The characters of `obj`, a compact ASCII string fresh from `PyUnicode_New(_, 127)`.
+///
+/// # Safety
+/// `obj` must be such a string.
+#[inline]
+unsafe fn ascii_data(obj: *mut ffi::PyObject) -> *mut u8 {
+    #[cfg(not(any(PyPy, GraalPy, Py_LIMITED_API)))]
+    if ASCII_DATA_AFTER_HEADER.load(Ordering::Relaxed) {
+        // SAFETY: per the function's contract, and checked at import for this interpreter: the
+        // characters start right after the header, inside the object.
+        return unsafe { obj.cast::<ffi::PyASCIIObject>().add(1).cast::<u8>() };
+    }
+    // SAFETY: `obj` is a string (the function's contract).
+    unsafe { ffi::PyUnicode_DATA(obj).cast::<u8>() }
+}
+
+/// `true` when a compact ASCII string made here keeps its characters right after its
+/// `PyASCIIObject` header, where CPython's own `PyUnicode_DATA` finds them.
+#[cfg(not(any(PyPy, GraalPy, Py_LIMITED_API)))]
+fn ascii_data_verified(py: Python<'_>) -> bool {
+    // SAFETY: a new string or NULL with an exception set (cleared: the answer is then "no");
+    // the string is only compared, and released by the `Bound`.
+    unsafe {
+        let obj = ffi::PyUnicode_New(36, 127);
+        if obj.is_null() {
+            drop(PyErr::take(py));
+            return false;
+        }
+        let after_header = obj
+            .cast::<ffi::PyASCIIObject>()
+            .add(1)
+            .cast::<core::ffi::c_void>();
+        let same = ffi::PyUnicode_DATA(obj) == after_header;
+        drop(Bound::from_owned_ptr(py, obj));
+        same
+    }
+}
+
+/// Not CPython's string layout: `PyUnicode_DATA` is always used.
+#[cfg(any(PyPy, GraalPy, Py_LIMITED_API))]
+fn ascii_data_verified(_: Python<'_>) -> bool {
+    false
+}
+
+/// `true` for an `int` (or subclass) or an object with `__index__`; floats are not.
+pub fn is_integer(obj: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: type checks on a live object.
+    unsafe { ffi::PyLong_Check(obj.as_ptr()) != 0 || ffi::PyIndex_Check(obj.as_ptr()) != 0 }
+}
+
+/// The low 64 bits of an integer in two's complement (`value & (2**64 - 1)`); the caller has
+/// checked [`is_integer`].
+pub fn low_64_bits(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    // SAFETY: `obj` is an int or has `__index__`; the call returns `(unsigned long long)-1`
+    // with an exception set on failure, which is checked.
+    let value = unsafe { ffi::PyLong_AsUnsignedLongLongMask(obj.as_ptr()) };
+    if value == u64::MAX {
+        if let Some(err) = PyErr::take(obj.py()) {
+            return Err(err);
+        }
+    }
+    Ok(value)
+}
+
+/// A copy of the bytes of an object that exposes a C-contiguous buffer, or `None` (no buffer,
+/// a failed export, or items that do not lie one after the other), as a `PyBUF_SIMPLE` request
+/// would read them. Through pyo3's buffer API, which releases the view once: bytes of format
+/// `B` are copied by `PyBuffer::to_vec`, items of any other format by `memoryview.tobytes()`,
+/// as they lie in memory.
+pub fn buffer_bytes(obj: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
+    let py = obj.py();
+    let buffer = PyUntypedBuffer::get(obj).ok()?;
+    if !buffer.is_c_contiguous() {
+        return None;
+    }
+    if let Ok(bytes) = buffer.as_typed::<u8>() {
+        return bytes.to_vec(py).ok();
+    }
+    let copy = PyMemoryView::from(obj).ok()?.call_method0("tobytes").ok()?;
+    Some(copy.cast::<PyBytes>().ok()?.as_bytes().to_vec())
+}
+
+/// The `int` of `value`, or the interpreter's `MemoryError` (pyo3's own conversion panics when
+/// the interpreter cannot allocate it).
+pub fn new_i64(py: Python<'_>, value: i64) -> PyResult<Bound<'_, PyAny>> {
+    // SAFETY: the thread is attached (the token); `PyLong_FromLongLong` returns a new
+    // reference, or NULL with an exception set, which `from_owned_ptr_or_err` fetches.
+    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromLongLong(value)) }
+}

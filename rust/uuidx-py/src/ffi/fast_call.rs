@@ -1,0 +1,304 @@
+//! Entry points without pyo3's argument handling, and the check that only the main
+//! interpreter imports the module.
+//!
+//! pyo3 wraps every function in a trampoline that parses arguments generically, counts the GIL
+//! in a thread-local (a `__tls_get_addr` call in a shared library) and catches panics: as much
+//! work for a two-argument call as the call itself. The hot functions
+//! (`uuid4`, `uuid7`, `parse`, `to_str`, `uuid3`, `uuid5`, ...) are registered here as plain
+//! `METH_FASTCALL | METH_KEYWORDS` C functions whose *fast body* handles the common shape of a
+//! call; every other call (keywords, other argument counts or types, anything the body declines)
+//! is forwarded unchanged to the function pyo3 generated, which gives the full semantics and
+//! the usual error messages.
+//!
+//! Invariants of a fast body (see [`FastBody`], the bodies are in `fast_bodies.rs`):
+//! 1. it is called with the thread attached to the interpreter (CPython calls a C function
+//!    only from an attached thread), with borrowed references to the arguments that live for
+//!    the call;
+//! 2. no reference it releases is deferred. pyo3 defers the decref of a `Py<T>` (and so of a
+//!    `PyErr`, which holds them) released outside its own trampoline to a pool that only a later
+//!    pyo3 call drains, and the entry points below run outside it: a `PyErr` restored or dropped
+//!    there stays allocated until some other call of uuidx (a loop of failing fast calls grows
+//!    without bound). So a body's error is a [`FastError`], which lets its `PyErr` go only with
+//!    pyo3's attachment counted (`Python::attach_unchecked`), where pyo3 decrefs at once: raised
+//!    by [`FastError::raise`], the one way an error leaves these entry points, or dropped (a body
+//!    that declines after an error, [`decline_on_error`]).
+//!
+//! Tested by `tests/test_leaks.py` (each entry point alone, success and every error, counting
+//! allocated blocks), `tests/test_catalog.py` (which shapes of a call take the fast path),
+//! `tests/test_errors.py` (the same errors either way) and `tests/ffi/test_subinterpreters.py`.
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+
+/// An error of a fast body (invariant 2). Only [`FastError::raise`] raises it and only its
+/// `Drop` discards it, both with pyo3's attachment counted, so every reference the `PyErr`
+/// releases (the exception's type and value, its lazily built arguments) is released at once.
+pub struct FastError(Option<PyErr>);
+
+impl From<PyErr> for FastError {
+    #[inline]
+    fn from(err: PyErr) -> Self {
+        Self(Some(err))
+    }
+}
+
+impl FastError {
+    /// Sets the error as the interpreter's exception; returns the NULL that reports it.
+    #[cold]
+    fn raise(mut self) -> *mut ffi::PyObject {
+        if let Some(err) = self.0.take() {
+            // SAFETY: fast bodies and their errors live only in the entry points below, on a
+            // thread CPython attached (invariant 1): the interpreter is initialised, and
+            // attaching again only counts (also while the interpreter finalises, where
+            // `Python::attach` would panic).
+            unsafe { Python::attach_unchecked(|py| err.restore(py)) };
+        }
+        core::ptr::null_mut()
+    }
+}
+
+impl Drop for FastError {
+    fn drop(&mut self) {
+        if let Some(err) = self.0.take() {
+            // SAFETY: as in `raise`.
+            unsafe { Python::attach_unchecked(|_| drop(err)) };
+        }
+    }
+}
+
+/// The value of `result`, or `None` (the body declines the call) with the error released at
+/// once (invariant 2).
+#[inline]
+pub fn decline_on_error<T>(result: PyResult<T>) -> Option<T> {
+    result.map_err(FastError::from).ok()
+}
+
+/// What a fast body returns: `None` declines the call (it then goes to the full function),
+/// `Some` is the result.
+pub type FastResult<'py> = Option<Result<Bound<'py, PyAny>, FastError>>;
+
+/// The fast body of a hot function (see [`FastResult`]).
+pub type FastBody = for<'py> fn(Python<'py>, &[&Bound<'py, PyAny>]) -> FastResult<'py>;
+
+/// A hot function: its public name, the most positional arguments its fast body takes, the
+/// body, and the full pyo3 function every other call goes to (whose docstring and text
+/// signature it takes).
+pub struct FastFunction<'py> {
+    /// The function's name, as in `uuidx._core`.
+    pub name: &'static core::ffi::CStr,
+    /// Calls with up to this many positional arguments and no keywords go to `body`.
+    pub max_args: usize,
+    /// The fast path.
+    pub body: FastBody,
+    /// The full function (`wrap_pyfunction!`).
+    pub full: Bound<'py, PyAny>,
+}
+
+struct Registered {
+    max_args: usize,
+    body: FastBody,
+    full: Py<PyAny>,
+    def: Definition,
+    name: &'static core::ffi::CStr,
+}
+
+/// A hot function's C definition, leaked: every function object made from it refers to it.
+struct Definition(&'static ffi::PyMethodDef);
+
+// SAFETY: the definition is never written after `register` made it (CPython only reads it),
+// and its pointers are to 'static data.
+unsafe impl Send for Definition {}
+// SAFETY: as above.
+unsafe impl Sync for Definition {}
+
+/// The registered hot functions, indexed as their shims: made by the first import of the
+/// module and kept for the life of the process (a later import in the main interpreter
+/// reuses them, see [`require_main_interpreter`]).
+static REGISTERED: PyOnceLock<Vec<Registered>> = PyOnceLock::new();
+
+/// How many hot functions there can be: one shim is instantiated per index.
+const MAX_FAST: usize = 16;
+
+/// The C entry point of hot function `I`.
+///
+/// # Safety
+/// Called by CPython as a `METH_FASTCALL | METH_KEYWORDS` function: an attached thread,
+/// `args` pointing to `nargs` borrowed references followed by `len(kwnames)` keyword values.
+unsafe extern "C" fn shim<const I: usize>(
+    _module: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: invariant 1: CPython calls C functions from an attached thread.
+    let py = unsafe { Python::assume_attached() };
+    let Some(f) = REGISTERED.get(py).and_then(|all| all.get(I)) else {
+        let err = pyo3::exceptions::PySystemError::new_err("uuidx: an unregistered fast function");
+        return FastError::from(err).raise();
+    };
+    // A count is never negative; a negative one goes on to the full function as 0 would.
+    let count = usize::try_from(nargs).unwrap_or(0);
+    if kwnames.is_null() && count <= f.max_args && count <= 3 {
+        // SAFETY: `args` holds `nargs` borrowed references valid for the call (invariant 1);
+        // `ref_from_ptr` views each slot as a `&Bound` without touching its count.
+        let result = unsafe {
+            let arg = |i: usize| Bound::ref_from_ptr(py, &*args.add(i));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match count {
+                0 => (f.body)(py, &[]),
+                1 => (f.body)(py, &[arg(0)]),
+                2 => (f.body)(py, &[arg(0), arg(1)]),
+                _ => (f.body)(py, &[arg(0), arg(1), arg(2)]),
+            }))
+        };
+        match result {
+            Ok(Some(outcome)) => {
+                #[cfg(debug_assertions)]
+                FAST_CALLS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+                return match outcome {
+                    Ok(obj) => obj.into_ptr(),
+                    Err(err) => err.raise(),
+                };
+            }
+            Ok(None) => {}
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic in uuidx".to_owned());
+                // Raising attaches, which also releases what the unwinding deferred.
+                return FastError::from(pyo3::panic::PanicException::new_err(message)).raise();
+            }
+        }
+    }
+    // SAFETY: forwarding the call unchanged: the same arguments, count (without the
+    // PY_VECTORCALL_ARGUMENTS_OFFSET flag, so the callee may not write before `args`) and
+    // keyword names, to a live callable.
+    unsafe { ffi::PyObject_Vectorcall(f.full.as_ptr(), args, count, kwnames) }
+}
+
+/// Calls that a fast body handled (it did not decline them), counted in debug builds only:
+/// the test suite checks which shapes of a call take the fast path (`tests/test_catalog.py`).
+static FAST_CALLS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
+
+/// How many calls fast bodies have handled so far; `None` in release builds, which do not count.
+pub fn fast_calls() -> Option<u64> {
+    cfg!(debug_assertions).then(|| FAST_CALLS.load(core::sync::atomic::Ordering::Relaxed))
+}
+
+/// One shim per index.
+const SHIMS: [ffi::PyCFunctionFastWithKeywords; MAX_FAST] = [
+    shim::<0>, shim::<1>, shim::<2>, shim::<3>, shim::<4>, shim::<5>, shim::<6>, shim::<7>,
+    shim::<8>, shim::<9>, shim::<10>, shim::<11>, shim::<12>, shim::<13>, shim::<14>, shim::<15>,
+];
+
+/// `ImportError` unless this thread runs the main interpreter.
+///
+/// The module keeps state for the life of the process that belongs to the interpreter that made
+/// it: the hot functions' registry, `uuid.UUID` as it resolved it, pyo3's class objects. Another
+/// interpreter would use the main interpreter's objects, or leave its own behind for the main
+/// one, so the main interpreter alone imports uuidx, whenever it does (also after a
+/// subinterpreter tried first), and every other one gets this error before anything is kept.
+pub fn require_main_interpreter(_attached: Python<'_>) -> PyResult<()> {
+    #[cfg(not(PyPy))]
+    {
+        // SAFETY: plain reads of interpreter pointers, on a thread CPython attached to run the
+        // module's initialisation (`_attached`).
+        let (current, main) = unsafe {
+            (
+                ffi::PyInterpreterState_Get(),
+                ffi::PyInterpreterState_Main(),
+            )
+        };
+        if current != main {
+            // SAFETY: as above; `current` is this thread's live interpreter.
+            let id = unsafe { ffi::PyInterpreterState_GetID(current) };
+            return Err(pyo3::exceptions::PyImportError::new_err(format!(
+                "uuidx does not support subinterpreters: import it in the main interpreter only \
+                 (this is interpreter {id}; under mod_wsgi, run the application in the main \
+                 interpreter with WSGIApplicationGroup %{{GLOBAL}})"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Adds the hot functions to the module, each a C function whose docstring and text signature
+/// are the full function's. The first import registers them; a later one in the main
+/// interpreter (after `del sys.modules[...]`) adds functions made from the same definitions.
+pub fn add_fast_functions(
+    m: &Bound<'_, PyModule>,
+    functions: Vec<FastFunction<'_>>,
+) -> PyResult<()> {
+    let py = m.py();
+    let registered = REGISTERED.get_or_try_init(py, || register(functions))?;
+    let module_name = m.name()?;
+    for r in registered {
+        // SAFETY: a valid, 'static method definition; the module object and its name are
+        // live; the result is a new reference or NULL with an exception set.
+        let function = unsafe {
+            let raw = ffi::PyCFunction_NewEx(
+                core::ptr::from_ref(r.def.0).cast_mut(),
+                m.as_ptr(),
+                module_name.as_ptr(),
+            );
+            if raw.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            Bound::from_owned_ptr(py, raw)
+        };
+        m.add(r.name.to_str().unwrap_or("?"), function)?;
+    }
+    Ok(())
+}
+
+/// The registry of `functions`, with their method definitions leaked (once per process).
+fn register(functions: Vec<FastFunction<'_>>) -> PyResult<Vec<Registered>> {
+    if functions.len() > MAX_FAST {
+        return Err(pyo3::exceptions::PySystemError::new_err(
+            "uuidx: too many fast functions",
+        ));
+    }
+    let mut registered = Vec::with_capacity(functions.len());
+    for (i, f) in functions.into_iter().enumerate() {
+        let signature: Option<String> = f
+            .full
+            .getattr("__text_signature__")
+            .ok()
+            .and_then(|s| s.extract().ok());
+        let doc: Option<String> = f
+            .full
+            .getattr("__doc__")
+            .ok()
+            .and_then(|d| d.extract().ok());
+        let text = match signature {
+            Some(sig) => format!(
+                "{}{sig}\n--\n\n{}",
+                f.name.to_string_lossy(),
+                doc.unwrap_or_default()
+            ),
+            None => doc.unwrap_or_default(),
+        };
+        let doc = std::ffi::CString::new(text)
+            .map_err(|_| pyo3::exceptions::PySystemError::new_err("a docstring with a NUL"))?;
+        // The method definition must outlive every function object made from it: it is
+        // leaked, once per process (the registry is made once).
+        let def: &'static ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
+            ml_name: f.name.as_ptr(),
+            ml_meth: ffi::PyMethodDefPointer {
+                PyCFunctionFastWithKeywords: SHIMS[i],
+            },
+            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+            ml_doc: doc.into_raw(),
+        }));
+        registered.push(Registered {
+            max_args: f.max_args,
+            body: f.body,
+            full: f.full.unbind(),
+            def: Definition(def),
+            name: f.name,
+        });
+    }
+    Ok(registered)
+}

@@ -1,0 +1,41 @@
+//! The unsafe boundary of the bindings: every `unsafe` block of the crate lives in this folder,
+//! one contract per file (the crate denies unsafe code everywhere else). Each file opens with
+//! the invariants it relies on, numbered from 1 in that file, and names the tests of its
+//! contract:
+//!
+//! - [`uuid_object`]: the exact `uuid.UUID` object (layout discovery at import, construction by
+//!   slot stores, exact-type reads);
+//! - [`int_digits`]: `int`s built and read through their 30-bit digits (PEP 757's writer from
+//!   3.14);
+//! - [`capi`]: the small C-API helpers (ASCII strings, integer checks, buffers);
+//! - [`bulk_objects`]: lists and `bytes` of bulk calls, and the cycle collector's pause;
+//! - [`zeroed`]: fallible zero-filled vectors;
+//! - [`fast_call`]: C entry points that bypass pyo3's argument handling, with the safe bodies
+//!   they run in [`fast_bodies`];
+//! - [`arrow_capsule`]: Arrow PyCapsules and streams, and the buffer protocol of columns, with
+//!   the validation of foreign C data in [`arrow_import`] (no Python: the fuzz target includes
+//!   it by `#[path]`).
+//!
+//! The rest of the crate uses the re-exports below, and the fast bodies by their module.
+
+mod arrow_capsule;
+mod arrow_import;
+mod bulk_objects;
+mod capi;
+pub mod fast_bodies;
+mod fast_call;
+mod int_digits;
+mod uuid_object;
+mod zeroed;
+
+pub use arrow_capsule::{
+    import_array, import_field, import_stream, ReadOnlyBytes, ARRAY_CAPSULE, SCHEMA_CAPSULE,
+};
+pub use bulk_objects::{bytes_in_chunks, list_of, GcPause};
+pub use capi::{buffer_bytes, is_integer, low_64_bits, new_ascii_str, new_i64};
+pub use fast_call::{
+    add_fast_functions, decline_on_error, fast_calls, require_main_interpreter, FastBody,
+    FastError, FastFunction, FastResult,
+};
+pub use uuid_object::{exact_uuid_int, new_uuid, UuidType};
+pub use zeroed::{zeroed_vec, Zeroable};
