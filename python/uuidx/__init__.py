@@ -16,6 +16,9 @@ with their own state, clock and randomness (:class:`V7Generator`, :class:`V6Gene
 :class:`V1Generator`: ``clock=``, ``random=``, ``node=``, CPython 3.14's exact algorithm),
 :mod:`uuidx.testing` (reproducible UUIDs in tests) and :mod:`uuidx.arrow` (UUID columns as
 Arrow arrays).
+
+uuidx runs in the main interpreter only: importing it in a subinterpreter (legacy or isolated)
+raises ``ImportError`` saying so, and never keeps the main interpreter from importing it.
 """
 
 from __future__ import annotations
@@ -38,14 +41,13 @@ from uuid import (
 )
 
 from . import _core
-from ._core import __version__ as __version__
 from ._core import (
     ClockError,
     ClockRollbackError,
+    NamespaceTypeError,
     V1Generator,
     V6Generator,
     V7Generator,
-    NamespaceTypeError,
     decode,
     encode,
     mask_v7,
@@ -55,6 +57,7 @@ from ._core import (
     timestamp_ns,
     to_str,
     typeid,
+    unmask_v7,
     uuid1,
     uuid3,
     uuid4,
@@ -71,10 +74,10 @@ from ._core import (
     uuid7_str_many,
     uuid8,
     uuid8_name,
-    unmask_v7,
     v1_to_v6,
     v6_to_v1,
 )
+from ._core import __version__ as __version__
 
 __all__ = [
     "MAX",
@@ -140,19 +143,26 @@ NIL: UUID = getattr(_uuid, "NIL", None) or UUID(int=0)
 MAX: UUID = getattr(_uuid, "MAX", None) or UUID(int=(1 << 128) - 1)
 
 # Imported only by type checkers, or on first use: `import uuidx` costs little more than
-# `import uuid` (datetime, typing and the layout module's named tuples load when needed).
+# `import uuid` (datetime, typing and the layout module's named tuples load when needed). At
+# run time the names the annotations use are bound at the end of this module, at no cost.
 # mypy treats any name TYPE_CHECKING as true.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime as _dt
-    from typing import Optional, Union
+    from typing import Optional
 
     from . import arrow, layout, testing
+    from ._hints import Instant
 
-    # For annotations only (``uuidx.Instant`` does not exist at run time, so that importing
-    # uuidx does not import typing and datetime).
-    Instant = Union[_dt.datetime, int]
-    """An aware ``datetime`` or an int of nanoseconds since the Unix epoch."""
+# The functions of _core report the module that documents them, as numpy's set_module does:
+# pickle, Django's migrations (`default=uuidx.uuid7`) and documentation tools then name
+# `uuidx.uuid7`, never the private `uuidx._core.uuid7`. A C function's __module__ is a plain
+# attribute that its calls never read.
+for _name in __all__:
+    _public = vars(_core).get(_name)
+    if _public is not None and _public.__module__ == _core.__name__:
+        _public.__module__ = __name__
+del _name, _public
 
 
 def _epoch() -> _dt.datetime:
@@ -165,7 +175,7 @@ def _epoch() -> _dt.datetime:
 def main() -> None:
     """Python 3.14's ``uuid.main()``, the stdlib's command line (``-u``, ``-n``, ``-N``,
     ``-C``), reading ``sys.argv``. uuidx's own CLI is ``python -m uuidx``."""
-    from .__main__ import stdlib_main
+    from .cli import stdlib_main
 
     stdlib_main()
 
@@ -236,6 +246,18 @@ def uuid7_at(t: Instant) -> UUID:
 def min_uuid7(t: Instant) -> UUID:
     """The smallest version 7 UUID of the millisecond containing ``t``.
 
+    RFC 9562 §5.7, §6.13: ``unix_ts_ms`` is that millisecond and every bit after it but the
+    version and variant is 0, so every v7 UUID whose timestamp is that millisecond or later
+    sorts at or after it. The lower bound of a range query over v7 keys (``WHERE id >= ...``);
+    :func:`uuid7_bounds` gives both bounds of a range.
+
+    Args:
+        t: An aware ``datetime`` or an int of nanoseconds since the Unix epoch.
+
+    Returns:
+        ``UUID('<unix_ts_ms>-7000-8000-000000000000')``: for 2022-02-22T19:22:22Z,
+        ``017f22e2-79b0-7000-8000-000000000000``.
+
     Raises:
         TypeError: ``t`` is not an aware datetime or an int.
         ValueError: naive datetime, or a time before 1970 or after the year 10889.
@@ -245,6 +267,18 @@ def min_uuid7(t: Instant) -> UUID:
 
 def max_uuid7(t: Instant) -> UUID:
     """The largest version 7 UUID of the millisecond containing ``t``.
+
+    RFC 9562 §5.7, §6.13: ``unix_ts_ms`` is that millisecond and every bit after it but the
+    version and variant is 1, so every v7 UUID whose timestamp is that millisecond or earlier
+    sorts at or before it. The upper bound of a range query over v7 keys
+    (``WHERE id <= ...``); :func:`uuid7_bounds` gives both bounds of a range.
+
+    Args:
+        t: An aware ``datetime`` or an int of nanoseconds since the Unix epoch.
+
+    Returns:
+        ``UUID('<unix_ts_ms>-7fff-bfff-ffffffffffff')``: for 2022-02-22T19:22:22Z,
+        ``017f22e2-79b0-7fff-bfff-ffffffffffff``.
 
     Raises:
         TypeError: ``t`` is not an aware datetime or an int.
@@ -267,14 +301,13 @@ def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, U
     lo = _unix_ns(start)
     hi = lo if end is None else _unix_ns(end)
     if hi < lo:
-        raise ValueError(
-            f"end {_core._short_repr(end)} is before start {_core._short_repr(start)}"
-        )
+        raise ValueError(f"end {_core._short_repr(end)} is before start {_core._short_repr(start)}")
     return _core.min_uuid7_ns(lo), _core.max_uuid7_ns(hi)
 
 
 class _Submodule(_types.ModuleType):
-    """``uuidx.arrow``, ``uuidx.layout`` or ``uuidx.testing`` until first used.
+    """``uuidx.arrow``, ``uuidx.layout`` or ``uuidx.testing`` until first used (or a module
+    that only the evaluation of a type hint needs).
 
     Its first attribute read imports the real submodule, which the import system then sets as
     the package's attribute in its place, and reads the attribute from it (a placeholder kept
@@ -300,10 +333,50 @@ class _Submodule(_types.ModuleType):
         return dir(importlib.import_module(self.__name__))
 
 
+class _TypingForm:
+    """``typing.Optional`` (or another of typing's subscriptable forms) in an annotation
+    evaluated at run time: subscripting it imports typing."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getitem__(self, parameters: object) -> object:
+        import typing
+
+        return getattr(typing, self._name)[parameters]
+
+    def __repr__(self) -> str:
+        return f"typing.{self._name}"
+
+
 if not TYPE_CHECKING:
     arrow = _Submodule(f"{__name__}.arrow")
     layout = _Submodule(f"{__name__}.layout")
     testing = _Submodule(f"{__name__}.testing")
+
+    # The names the annotations above use, for the tools that evaluate them at run time
+    # (typing.get_type_hints, pydantic): typing reads a str as a forward reference, and the
+    # placeholders import datetime, typing and uuidx._hints only when a hint is evaluated.
+    _dt = _Submodule("datetime")
+    _hints = _Submodule(f"{__name__}._hints")
+    Instant = "_hints.Instant"
+    Optional = _TypingForm("Optional")
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__`` and the submodules) and the private ones: not the names
+    that only annotations use (``Instant``, ``Optional``), nor ``TYPE_CHECKING`` and
+    ``annotations``."""
+    public = set(__all__)
+    return sorted(
+        name
+        for name, value in globals().items()
+        if name.startswith("_")
+        or name in public
+        or (isinstance(value, _types.ModuleType) and value.__name__ == f"{__name__}.{name}")
+    )
 
 
 if hasattr(_os, "register_at_fork"):

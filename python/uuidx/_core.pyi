@@ -43,9 +43,15 @@ __all__ = [
     "V6Generator",
     "V7Generator",
     "_after_fork_in_child",
+    "_algorithms",
+    "_detect",
+    "_forms",
+    "_layouts",
+    "_v7_methods",
     "_deterministic_install",
     "_deterministic_uninstall",
     "_debug_build",
+    "_fast_calls",
     "_short_repr",
     "_uses_gc_new",
     "_uses_int_digits",
@@ -172,26 +178,60 @@ def parse(s: str) -> UUID:
     """
 
 def layout_v1(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID:
-    """Version 1 from its fields (RFC 9562 §5.1); ``ValueError`` if one does not fit."""
+    """Version 1 from a 60-bit timestamp (100-ns intervals since 1582-10-15), a 14-bit
+    clock sequence and a 48-bit node (RFC 9562 §5.1).
+
+    Raises:
+        TypeError: a field is not an int.
+        ValueError: a field does not fit its width.
+    """
 
 def layout_v2(
     local_domain: _Int, local_id: _Int, time_100ns: _Int, clock_seq: _Int, node: _Int
 ) -> UUID:
-    """Version 2, DCE Security, from its fields; ``ValueError`` if one does not fit."""
+    """Version 2, DCE Security: an 8-bit local domain (0 person, 1 group, 2 org), a 32-bit
+    local id (a POSIX UID/GID), a 60-bit timestamp of which the high 28 bits are kept, a
+    6-bit clock sequence and a 48-bit node (RFC 9562 §5.2; DCE 1.1).
+
+    Raises:
+        TypeError: a field is not an int.
+        ValueError: a field does not fit its width.
+    """
 
 def layout_v4(random: Buffer) -> UUID:
-    """Version 4 from 16 random bytes (RFC 9562 §5.4); the version and variant bits are
-    overwritten.
+    """Version 4 from 16 random bytes; the version and variant bits are overwritten
+    (RFC 9562 §5.4).
+
+    Raises:
+        TypeError: ``random`` is not bytes-like.
+        ValueError: ``random`` is not 16 bytes long.
     """
 
 def layout_v6(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID:
-    """Version 6 from its fields (RFC 9562 §5.6); ``ValueError`` if one does not fit."""
+    """Version 6 from a 60-bit timestamp (100-ns intervals since 1582-10-15), a 14-bit
+    clock sequence and a 48-bit node (RFC 9562 §5.6).
+
+    Raises:
+        TypeError: a field is not an int.
+        ValueError: a field does not fit its width.
+    """
 
 def layout_v7(unix_ts_ms: _Int, rand_a: _Int, rand_b: _Int) -> UUID:
-    """Version 7 from its fields (RFC 9562 §5.7); ``ValueError`` if one does not fit."""
+    """Version 7 from a 48-bit Unix millisecond timestamp, 12 bits of ``rand_a`` and 62 bits
+    of ``rand_b`` (RFC 9562 §5.7).
+
+    Raises:
+        TypeError: a field is not an int.
+        ValueError: a field does not fit its width.
+    """
 
 def layout_v8(custom_a: _Int, custom_b: _Int, custom_c: _Int) -> UUID:
-    """Version 8 from its fields (RFC 9562 §5.8); ``ValueError`` if one does not fit."""
+    """Version 8 from 48, 12 and 62 bits of custom data (RFC 9562 §5.8).
+
+    Raises:
+        TypeError: a field is not an int.
+        ValueError: a field does not fit its width.
+    """
 
 def fields(u: UUID) -> tuple[str, tuple[str, ...], tuple[int, ...]]:
     """``(layout, names, values)`` of a UUID's RFC 9562 fields, ``layout`` being ``"v1"`` to
@@ -221,10 +261,16 @@ def uuid7_at_ns(unix_ns: int) -> UUID:
     """
 
 def min_uuid7_ns(unix_ns: int) -> UUID:
-    """The smallest version 7 UUID of the millisecond containing ``unix_ns``."""
+    """The smallest version 7 UUID of the millisecond containing ``unix_ns`` (nanoseconds
+    since 1970): ``unix_ts_ms`` of that millisecond, every other bit but the version and variant
+    0 (RFC 9562 §5.7, §6.13). ``ValueError`` before 1970 or after the year 10889.
+    """
 
 def max_uuid7_ns(unix_ns: int) -> UUID:
-    """The largest version 7 UUID of the millisecond containing ``unix_ns``."""
+    """The largest version 7 UUID of the millisecond containing ``unix_ns`` (nanoseconds
+    since 1970): ``unix_ts_ms`` of that millisecond, every other bit but the version and variant
+    1 (RFC 9562 §5.7, §6.13). ``ValueError`` before 1970 or after the year 10889.
+    """
 
 def to_str(u: UUID) -> str:
     """The canonical string of ``u`` (``str(u)``, RFC 9562 §4), computed in Rust."""
@@ -239,13 +285,19 @@ def uuid4_many(n: int) -> list[UUID]:
     """``n`` version 4 UUIDs as a list."""
 
 def uuid7_many(n: int) -> list[UUID]:
-    """``n`` consecutive version 7 UUIDs of the process-wide sequence as a list."""
+    """``n`` version 7 UUIDs of the process-wide sequence as a list: strictly increasing, and
+    greater than every UUID of the sequence returned before the call (another thread's
+    ``uuid7()`` during the call may fall between them).
+    """
 
 def uuid4_str_many(n: int) -> list[str]:
     """``n`` version 4 UUIDs as a list of canonical strings."""
 
 def uuid7_str_many(n: int) -> list[str]:
-    """``n`` consecutive version 7 UUIDs as a list of canonical strings."""
+    """``n`` version 7 UUIDs of the process-wide sequence as a list of canonical strings:
+    strictly increasing, and greater than every UUID of the sequence returned before the call
+    (another thread's ``uuid7()`` during the call may fall between them).
+    """
 
 def uuid4_bytes(n: int) -> bytes:
     """``n`` version 4 UUIDs as one ``bytes`` of ``16 * n`` bytes (each UUID's 16 octets in
@@ -253,8 +305,10 @@ def uuid4_bytes(n: int) -> bytes:
     """
 
 def uuid7_bytes(n: int) -> bytes:
-    """``n`` consecutive version 7 UUIDs of the process-wide sequence as one ``bytes`` of
-    ``16 * n`` bytes, generated with the GIL released.
+    """``n`` version 7 UUIDs of the process-wide sequence as one ``bytes`` of ``16 * n`` bytes,
+    generated with the GIL released: strictly increasing, and greater than every UUID of the
+    sequence returned before the call (another thread's ``uuid7()`` during the call may fall
+    between them).
     """
 
 def encode(u: UUID, form: _Form) -> str:
@@ -364,6 +418,31 @@ def _uses_int_digits() -> bool: ...
 def _uses_gc_new() -> bool: ...
 def _short_repr(obj: object) -> str: ...
 def _debug_build() -> bool: ...
+def _fast_calls() -> Optional[int]: ...
+def _forms() -> tuple[tuple[str, int, str, Literal["lower", "upper", "sensitive"], bool], ...]:
+    """The forms of :func:`encode` and :func:`decode`, in their order:
+    ``(name, length, alphabet, case, sorts)`` each. ``alphabet`` lists the digits in the order
+    of their values; ``case`` is ``"lower"`` or ``"upper"`` (written so, read in either case)
+    or ``"sensitive"``; ``sorts`` says whether the texts sort as the UUIDs do."""
+
+def _algorithms() -> tuple[str, ...]:
+    """The hash algorithms of :func:`uuid8_name`, by their ``hashlib`` names."""
+
+def _v7_methods() -> tuple[str, ...]:
+    """The methods of :class:`V7Generator`, the default first."""
+
+def _layouts() -> tuple[tuple[str, Optional[int], str, tuple[tuple[str, int, int], ...]], ...]:
+    """The field layouts of RFC 9562 §5, by version, then Nil and Max:
+    ``(name, version, title, fields)`` each, ``version`` ``None`` for Nil and Max, ``fields``
+    ``(name, bits, offset)`` left to right (``ver`` and ``var`` included), ``offset`` the first
+    bit counted from the most significant one, as the RFC's figures number them."""
+
+def _detect(text: str) -> tuple[tuple[str, UUID, str], ...]:
+    """Every reading of ``text`` as a UUID in any form, recognised by its length and alphabet:
+    ``(form, uuid, typeid_prefix)`` each, ``form`` a name of :func:`encode` or ``"typeid"``.
+    One reading, or several when the text is ambiguous (a 22-character text that more than one
+    of ``base58``, ``base62`` and ``base64url`` decodes). ``ValueError`` naming the text and
+    the problem when it is in no form."""
 
 @final
 class V7Generator:
@@ -399,7 +478,10 @@ class V7Generator:
         """The next UUID, greater than every UUID this generator returned before."""
 
     def many(self, n: int) -> list[UUID]:
-        """``n`` consecutive UUIDs of this generator's sequence, as a list."""
+        """``n`` UUIDs of this generator's sequence, as a list: strictly increasing, and greater
+        than every UUID it returned before the call (another thread's call on it during this
+        one may fall between them).
+        """
 
     def fields(self, u: UUID) -> tuple[int, int, int, int, int]:
         """The fields of ``u`` as this generator lays them out: ``(unix_ts_ms, fraction,
@@ -407,7 +489,6 @@ class V7Generator:
         """
 
     def _resume_cpython(self, timestamp_ms: int, counter: int) -> None: ...
-
     @property
     def method(self) -> str:
         """``"counter"``, ``"monotonic_random"``, ``"submillisecond"`` or ``"cpython"``."""
@@ -533,7 +614,9 @@ class UUIDArray(_ReadOnlyBytes):
         """The number of null rows."""
 
     def __arrow_c_schema__(self) -> object: ...
-    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+    def __arrow_c_array__(
+        self, requested_schema: object | None = None
+    ) -> tuple[object, object]: ...
     def to_pylist(self) -> list[Optional[UUID]]:
         """The UUIDs as a list of exact ``uuid.UUID`` objects, ``None`` for null rows."""
 
@@ -554,71 +637,234 @@ class ArrowArray:
         """
 
     def __arrow_c_schema__(self) -> object: ...
-    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+    def __arrow_c_array__(
+        self, requested_schema: object | None = None
+    ) -> tuple[object, object]: ...
     def to_pylist(self) -> list[Union[str, int, None]]:
         """The values as a list: ``str`` for strings, ``int`` nanoseconds since 1970 for
         timestamps (what ``uuidx.timestamp_ns`` returns for one UUID), ``None`` for nulls.
         """
 
 def arrow_uuid4(n: int, extension: bool = True) -> UUIDArray:
-    """``n`` version 4 UUIDs (RFC 9562 §5.4) as a ``UUIDArray``, generated with the GIL released."""
+    """``n`` random version 4 UUIDs (RFC 9562 §5.4) from the per-thread CSPRNG (§6.9).
+
+    Args:
+        n: How many.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain
+            ``FixedSizeBinary(16)``.
+
+    Raises:
+        TypeError: ``n`` is not an int.
+        ValueError: ``n`` is negative.
+        MemoryError: ``16 * n`` bytes could never fit in this machine's memory, or memory ran
+            out.
+    """
 
 def arrow_uuid7(n: int, extension: bool = True) -> UUIDArray:
-    """``n`` consecutive version 7 UUIDs (RFC 9562 §5.7) of the process-wide sequence as a
-    ``UUIDArray``: strictly increasing, and after every UUID ``uuid7()`` returned before.
+    """``n`` version 7 UUIDs (RFC 9562 §5.7, §6.2) of the process-wide sequence.
+
+    The column is strictly increasing and continues the sequence of :func:`uuidx.uuid7`: every
+    UUID in it is greater than every v7 this process made before the call, and smaller than
+    every one it makes after the call returns; a v7 that another thread makes during the call
+    may fall between its values. Sorting by these keys (bytes, or ``ORDER BY`` on a UUID column) is generation
+    order.
+
+    Args:
+        n: How many.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        TypeError: ``n`` is not an int.
+        ValueError: ``n`` is negative.
+        MemoryError: ``16 * n`` bytes could never fit in this machine's memory, or memory ran
+            out.
+        uuidx.ClockError: the clock reads before 1970.
     """
 
 def arrow_uuid3(namespace: UUID, names: object, extension: bool = True) -> UUIDArray:
-    """Version 3 UUIDs (RFC 9562 §5.3) of ``namespace`` and each row of ``names``."""
+    """Version 3 UUIDs (RFC 9562 §5.3, MD5) of ``namespace`` and each name, row by row equal to
+    :func:`uuidx.uuid3`; a null name gives a null UUID.
+
+    Args:
+        namespace: A ``uuid.UUID``, read as :func:`uuidx.uuid3` reads it.
+        names: Text (hashed as UTF-8) or binary names: see :mod:`uuidx.arrow`.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        uuidx.NamespaceTypeError: ``namespace`` is not a UUID.
+        TypeError: ``names`` is not a column of names (the message names what it is).
+    """
 
 def arrow_uuid5(namespace: UUID, names: object, extension: bool = True) -> UUIDArray:
-    """Version 5 UUIDs (RFC 9562 §5.5) of ``namespace`` and each row of ``names``."""
+    """Version 5 UUIDs (RFC 9562 §5.5, SHA-1) of ``namespace`` and each name, row by row
+    equal to :func:`uuidx.uuid5`; a null name gives a null UUID. Deterministic keys from
+    natural keys, a column at a time.
+
+    Args:
+        namespace: A ``uuid.UUID``, read as :func:`uuidx.uuid5` reads it.
+        names: Text (hashed as UTF-8) or binary names: see :mod:`uuidx.arrow`.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        uuidx.NamespaceTypeError: ``namespace`` is not a UUID.
+        TypeError: ``names`` is not a column of names (the message names what it is).
+    """
 
 def arrow_uuid8_name(
     namespace: UUID, names: object, algorithm: Optional[str] = ..., extension: bool = True
 ) -> UUIDArray:
-    """Name-based version 8 UUIDs (RFC 9562 Appendix B.2) of ``namespace`` and each row of
-    ``names``, hashed with ``algorithm``.
+    """Name-based version 8 UUIDs (RFC 9562 §5.8, Appendix B.2) of ``namespace`` and each
+    name, row by row equal to :func:`uuidx.uuid8_name`; a null name gives a null UUID.
+
+    Args:
+        namespace: A ``uuid.UUID``.
+        names: Text (hashed as UTF-8) or binary names: see :mod:`uuidx.arrow`.
+        algorithm: One of hashlib's ``sha256``, ``sha512``, ``sha3_256``, ``sha3_512``,
+            ``shake_128``, ``shake_256``.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        uuidx.NamespaceTypeError: ``namespace`` is not a UUID.
+        TypeError: ``names`` is not a column of names, or ``algorithm`` is not a str.
+        ValueError: ``algorithm`` is not one of the six.
     """
 
 def arrow_parse(strings: object, errors: Optional[str] = ..., extension: bool = True) -> UUIDArray:
-    """The UUID each row of ``strings`` holds (the forms ``uuidx.parse`` accepts)."""
+    """The UUID in each row of text, in the forms :func:`uuidx.parse` accepts (RFC 9562 §4:
+    hyphenated, 32 hex digits, ``{braced}``, ``urn:uuid:``; any case), so DuckDB's and
+    PostgreSQL's text forms parse as they come.
+
+    Args:
+        strings: A column of text: see :mod:`uuidx.arrow`.
+        errors: ``"raise"`` (default): the first bad row raises; ``"null"``: bad rows become
+            null. Null rows stay null either way.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        ValueError: a row is not a UUID (the message names its index, the text, shortened,
+            and the first problem), or ``errors`` is neither ``"raise"`` nor ``"null"``.
+        TypeError: ``strings`` is not a column of text, or an item of a sequence is not a
+            ``str`` or ``None``.
+    """
 
 def arrow_uuids(uuids: object, extension: bool = True) -> UUIDArray:
-    """A ``UUIDArray`` of ``uuids`` (a sequence of ``uuid.UUID`` or ``None``, or any Arrow
-    FixedSizeBinary(16) column).
+    """A :class:`UUIDArray` of ``uuids``: a sequence of ``uuid.UUID`` (``None`` for a null
+    row), or any Arrow ``FixedSizeBinary(16)`` array or stream (the chunks of a stream are
+    joined). A ``UUIDArray`` or a single Arrow array is shared, not copied.
+
+    Args:
+        uuids: A column of UUIDs: see :mod:`uuidx.arrow`.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        TypeError: ``uuids`` is not a column of UUIDs (wrong Arrow type or width, or neither
+            Arrow nor a sequence), or an item of a sequence is not a ``uuid.UUID`` or ``None``.
     """
 
 def arrow_to_str(uuids: object) -> ArrowArray:
-    """The hyphenated text of each UUID (``str(u)``, RFC 9562 §4) as an Arrow ``string`` column
-    (``large_string`` beyond 2**31 - 1 bytes of text).
+    """The hyphenated lower-case text of each UUID (``str(u)``, RFC 9562 §4) as an Arrow
+    ``string`` column (``large_string`` when the text exceeds 2**31 - 1 bytes, that is beyond
+    59,652,323 rows); null rows stay null.
+
+    Args:
+        uuids: A column of UUIDs: see :mod:`uuidx.arrow`.
+
+    Raises:
+        TypeError: ``uuids`` is not a column of UUIDs.
     """
 
 def arrow_encode(uuids: object, form: _Form) -> ArrowArray:
-    """Each UUID as ``uuidx.encode(u, form)`` writes it, as an Arrow ``string`` column
-    (``large_string`` beyond 2**31 - 1 bytes of text).
+    """Each UUID in the text encoding ``form``, row by row equal to :func:`uuidx.encode`, as
+    an Arrow ``string`` column (``large_string`` when the text exceeds 2**31 - 1 bytes); null
+    rows stay null.
+
+    Args:
+        uuids: A column of UUIDs: see :mod:`uuidx.arrow`.
+        form: ``"hex"``, ``"hyphenated"``, ``"urn"``, ``"braced"``, ``"base32"``, ``"ulid"``,
+            ``"base32hex"``, ``"base58"``, ``"base62"`` or ``"base64url"`` (see
+            :func:`uuidx.encode`).
+
+    Raises:
+        TypeError: ``uuids`` is not a column of UUIDs, or ``form`` is not a str.
+        ValueError: ``form`` is not one of the names above.
     """
 
 def arrow_decode(
     strings: object, form: _Form, errors: Optional[str] = ..., extension: bool = True
 ) -> UUIDArray:
-    """The UUID each row of ``strings`` holds in ``form`` (as ``uuidx.decode`` reads it)."""
+    """The UUID in each row of text written in the encoding ``form``, row by row equal to
+    :func:`uuidx.decode` (the same lengths, alphabets and case rules).
+
+    Args:
+        strings: A column of text: see :mod:`uuidx.arrow`.
+        form: One of the names :func:`encode` takes.
+        errors: ``"raise"`` (default): the first bad row raises; ``"null"``: bad rows become
+            null. Null rows stay null either way.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        ValueError: a row is not a UUID in ``form`` (the message names its index, the text,
+            shortened, and the first problem with its position), ``form`` is unknown, or
+            ``errors`` is neither ``"raise"`` nor ``"null"``.
+        TypeError: ``strings`` is not a column of text, an item of a sequence is not a
+            ``str`` or ``None``, or ``form`` is not a str.
+    """
 
 def arrow_mask_v7(
     uuids: object, key: Buffer, errors: Optional[str] = ..., extension: bool = True
 ) -> UUIDArray:
-    """The UUIDv47 facade of each version 7 UUID of ``uuids`` under the 16-byte ``key`` (as
-    ``uuidx.mask_v7``).
+    """The UUIDv47 facade of each version 7 UUID under ``key``, row by row equal to
+    :func:`uuidx.mask_v7`: what to show outside while the database keeps the v7 keys.
+
+    Args:
+        uuids: A column of version 7 UUIDs: see :mod:`uuidx.arrow`.
+        key: 16 bytes, kept secret.
+        errors: ``"raise"`` (default): a row that is not a version 7 UUID raises; ``"null"``:
+            such rows become null. Null rows stay null either way.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        ValueError: a row is not a version 7 UUID (the message names its index and the
+            UUID), ``key`` is not 16 bytes long, or ``errors`` is unknown.
+        TypeError: ``uuids`` is not a column of UUIDs, or ``key`` is not bytes-like.
     """
 
 def arrow_unmask_v7(
     uuids: object, key: Buffer, errors: Optional[str] = ..., extension: bool = True
 ) -> UUIDArray:
-    """The version 7 UUID behind each UUIDv47 facade of ``uuids`` under the 16-byte ``key`` (as
-    ``uuidx.unmask_v7``).
+    """The version 7 UUID behind each UUIDv47 facade under ``key``, row by row equal to
+    :func:`uuidx.unmask_v7`.
+
+    Args:
+        uuids: A column of facades (version 4 UUIDs): see :mod:`uuidx.arrow`.
+        key: The 16 bytes :func:`mask_v7` used.
+        errors: ``"raise"`` (default): a row that is not a version 4 UUID raises; ``"null"``:
+            such rows become null. Null rows stay null either way.
+        extension: Tag the column ``arrow.uuid`` (default) or leave it plain.
+
+    Raises:
+        ValueError: a row is not a version 4 UUID (the message names its index and the
+            UUID), ``key`` is not 16 bytes long, or ``errors`` is unknown.
+        TypeError: ``uuids`` is not a column of UUIDs, or ``key`` is not bytes-like.
     """
 
 def arrow_timestamp_ns(uuids: object, errors: Optional[str] = ...) -> ArrowArray:
-    """The timestamp of each version 1, 6 or 7 UUID (RFC 9562 §6.1) as an Arrow
-    ``timestamp[ns, tz=UTC]`` column; null for other versions and null rows.
+    """The time in each version 1, 6 and 7 UUID (RFC 9562 §5.1, §5.6, §5.7, §6.1) as an Arrow
+    ``timestamp[ns, tz=UTC]`` column; rows of other versions (and Nil, Max, other variants)
+    and null rows are null. ``ArrowArray.to_pylist()`` gives ints, the values
+    :func:`uuidx.timestamp_ns` returns.
+
+    Nanoseconds in an ``int64`` reach from 1677-09-21 to 2262-04-11; a v1 or v6 timestamp can
+    lie from 1582 to 5236 and a v7 one up to the year 10889. Such a row raises by default,
+    rather than being confused with a row that has no timestamp.
+
+    Args:
+        uuids: A column of UUIDs: see :mod:`uuidx.arrow`.
+        errors: ``"raise"`` (default): a timestamp outside the ``int64`` range raises;
+            ``"null"``: such rows become null.
+
+    Raises:
+        ValueError: a timestamp outside the range (the message names the row, the
+            nanoseconds and the UUID), or ``errors`` is neither ``"raise"`` nor ``"null"``.
+        TypeError: ``uuids`` is not a column of UUIDs.
     """

@@ -3,11 +3,15 @@
 
 The constructors are strict: a field that does not fit its width raises ``ValueError``
 naming the field and the value (the stdlib-shaped ``uuid6``/``uuid8`` truncate instead).
+
+The named tuples of the layouts are built at import from the core's tables (their fields'
+names, widths and positions), so that they cannot disagree with the core; type checkers read
+the same classes as written out below.
 """
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, Optional, Union, overload
+from typing import TYPE_CHECKING, Literal, NamedTuple, Optional, Union, overload
 from uuid import UUID
 
 from . import _core
@@ -36,91 +40,107 @@ __all__ = [
 ]
 
 
-class V1Fields(NamedTuple):
-    """Version 1, Gregorian time-based (RFC 9562 §5.1)."""
+if TYPE_CHECKING:
 
-    time_low: int
-    time_mid: int
-    ver: int
-    time_high: int
-    var: int
-    clock_seq: int
-    node: int
+    class V1Fields(NamedTuple):
+        """Version 1, Gregorian time-based (RFC 9562 §5.1)."""
 
+        time_low: int
+        time_mid: int
+        ver: int
+        time_high: int
+        var: int
+        clock_seq: int
+        node: int
 
-class V2Fields(NamedTuple):
-    """Version 2, DCE Security (RFC 9562 §5.2; DCE 1.1)."""
+    class V2Fields(NamedTuple):
+        """Version 2, DCE Security (RFC 9562 §5.2; DCE 1.1)."""
 
-    local_id: int
-    time_mid: int
-    ver: int
-    time_high: int
-    var: int
-    clock_seq: int
-    local_domain: int
-    node: int
+        local_id: int
+        time_mid: int
+        ver: int
+        time_high: int
+        var: int
+        clock_seq: int
+        local_domain: int
+        node: int
 
+    class V3Fields(NamedTuple):
+        """Version 3, MD5 name-based (RFC 9562 §5.3)."""
 
-class V3Fields(NamedTuple):
-    """Version 3, MD5 name-based (RFC 9562 §5.3)."""
+        md5_high: int
+        ver: int
+        md5_mid: int
+        var: int
+        md5_low: int
 
-    md5_high: int
-    ver: int
-    md5_mid: int
-    var: int
-    md5_low: int
+    class V4Fields(NamedTuple):
+        """Version 4, random (RFC 9562 §5.4)."""
 
+        random_a: int
+        ver: int
+        random_b: int
+        var: int
+        random_c: int
 
-class V4Fields(NamedTuple):
-    """Version 4, random (RFC 9562 §5.4)."""
+    class V5Fields(NamedTuple):
+        """Version 5, SHA-1 name-based (RFC 9562 §5.5)."""
 
-    random_a: int
-    ver: int
-    random_b: int
-    var: int
-    random_c: int
+        sha1_high: int
+        ver: int
+        sha1_mid: int
+        var: int
+        sha1_low: int
 
+    class V6Fields(NamedTuple):
+        """Version 6, reordered Gregorian time-based (RFC 9562 §5.6)."""
 
-class V5Fields(NamedTuple):
-    """Version 5, SHA-1 name-based (RFC 9562 §5.5)."""
+        time_high: int
+        time_mid: int
+        ver: int
+        time_low: int
+        var: int
+        clock_seq: int
+        node: int
 
-    sha1_high: int
-    ver: int
-    sha1_mid: int
-    var: int
-    sha1_low: int
+    class V7Fields(NamedTuple):
+        """Version 7, Unix Epoch time-based (RFC 9562 §5.7)."""
 
+        unix_ts_ms: int
+        ver: int
+        rand_a: int
+        var: int
+        rand_b: int
 
-class V6Fields(NamedTuple):
-    """Version 6, reordered Gregorian time-based (RFC 9562 §5.6)."""
+    class V8Fields(NamedTuple):
+        """Version 8, custom (RFC 9562 §5.8)."""
 
-    time_high: int
-    time_mid: int
-    ver: int
-    time_low: int
-    var: int
-    clock_seq: int
-    node: int
+        custom_a: int
+        ver: int
+        custom_b: int
+        var: int
+        custom_c: int
 
+    class NilFields(NamedTuple):
+        """The Nil UUID (RFC 9562 §5.9): no fields."""
 
-class V7Fields(NamedTuple):
-    """Version 7, Unix Epoch time-based (RFC 9562 §5.7)."""
+    class MaxFields(NamedTuple):
+        """The Max UUID (RFC 9562 §5.10): no fields."""
 
-    unix_ts_ms: int
-    ver: int
-    rand_a: int
-    var: int
-    rand_b: int
+else:
 
+    def _named_tuple(name: str, title: str, fields: tuple[tuple[str, int, int], ...]) -> type:
+        cls = NamedTuple(f"{name.capitalize()}Fields", [(field, int) for field, _, _ in fields])
+        cls.__doc__ = title
+        cls.__module__ = __name__
+        return cls
 
-class V8Fields(NamedTuple):
-    """Version 8, custom (RFC 9562 §5.8)."""
-
-    custom_a: int
-    ver: int
-    custom_b: int
-    var: int
-    custom_c: int
+    _BUILT = {
+        name: _named_tuple(name, title, fields) for name, _, title, fields in _core._layouts()
+    }
+    V1Fields, V2Fields, V3Fields, V4Fields = _BUILT["v1"], _BUILT["v2"], _BUILT["v3"], _BUILT["v4"]
+    V5Fields, V6Fields, V7Fields, V8Fields = _BUILT["v5"], _BUILT["v6"], _BUILT["v7"], _BUILT["v8"]
+    NilFields, MaxFields = _BUILT["nil"], _BUILT["max"]
 
 
 V7Method = Literal["submillisecond", "counter", "monotonic_random", "cpython"]
@@ -140,14 +160,6 @@ class V7GeneratorFields(NamedTuple):
     random: int
 
 
-class NilFields(NamedTuple):
-    """The Nil UUID (RFC 9562 §5.9): no fields."""
-
-
-class MaxFields(NamedTuple):
-    """The Max UUID (RFC 9562 §5.10): no fields."""
-
-
 Fields = Union[
     V1Fields,
     V2Fields,
@@ -161,17 +173,9 @@ Fields = Union[
     MaxFields,
 ]
 
+#: The named tuple of each layout, by the core's name for it.
 _TYPES: dict[str, type[Fields]] = {
-    "v1": V1Fields,
-    "v2": V2Fields,
-    "v3": V3Fields,
-    "v4": V4Fields,
-    "v5": V5Fields,
-    "v6": V6Fields,
-    "v7": V7Fields,
-    "v8": V8Fields,
-    "nil": NilFields,
-    "max": MaxFields,
+    name: globals()[f"{name.capitalize()}Fields"] for name, _, _, _ in _core._layouts()
 }
 
 
@@ -213,73 +217,47 @@ def fields(
     """
     if method is not None:
         return V7GeneratorFields(*_core.v7_generator_fields(u, method, bits, node_bits))
-    layout, names, values = _core.fields(u)
-    cls = _TYPES[layout]
-    assert cls._fields == names, (cls._fields, names)
-    return cls(*values)
+    layout, _, values = _core.fields(u)
+    return _TYPES[layout](*values)
 
 
 def v1(time_100ns: int, clock_seq: int, node: int) -> UUID:
-    """Version 1 from a 60-bit timestamp (100-ns intervals since 1582-10-15), a 14-bit
-    clock sequence and a 48-bit node (RFC 9562 §5.1).
-
-    Raises:
-        TypeError: a field is not an int.
-        ValueError: a field does not fit its width.
-    """
     return _core.layout_v1(time_100ns, clock_seq, node)
 
 
-def v2(local_domain: int, local_id: int, time_100ns: int, clock_seq: int, node: int) -> UUID:
-    """Version 2, DCE Security: an 8-bit local domain (0 person, 1 group, 2 org), a 32-bit
-    local id (a POSIX UID/GID), a 60-bit timestamp of which the high 28 bits are kept, a
-    6-bit clock sequence and a 48-bit node (RFC 9562 §5.2; DCE 1.1).
+v1.__doc__ = _core.layout_v1.__doc__
 
-    Raises:
-        TypeError: a field is not an int.
-        ValueError: a field does not fit its width.
-    """
+
+def v2(local_domain: int, local_id: int, time_100ns: int, clock_seq: int, node: int) -> UUID:
     return _core.layout_v2(local_domain, local_id, time_100ns, clock_seq, node)
 
 
-def v4(random: bytes) -> UUID:
-    """Version 4 from 16 random bytes; the version and variant bits are overwritten
-    (RFC 9562 §5.4).
+v2.__doc__ = _core.layout_v2.__doc__
 
-    Raises:
-        TypeError: ``random`` is not bytes-like.
-        ValueError: ``random`` is not 16 bytes long.
-    """
+
+def v4(random: bytes) -> UUID:
     return _core.layout_v4(random)
 
 
-def v6(time_100ns: int, clock_seq: int, node: int) -> UUID:
-    """Version 6 from a 60-bit timestamp (100-ns intervals since 1582-10-15), a 14-bit
-    clock sequence and a 48-bit node (RFC 9562 §5.6).
+v4.__doc__ = _core.layout_v4.__doc__
 
-    Raises:
-        TypeError: a field is not an int.
-        ValueError: a field does not fit its width.
-    """
+
+def v6(time_100ns: int, clock_seq: int, node: int) -> UUID:
     return _core.layout_v6(time_100ns, clock_seq, node)
 
 
-def v7(unix_ts_ms: int, rand_a: int, rand_b: int) -> UUID:
-    """Version 7 from a 48-bit Unix millisecond timestamp, 12 bits of ``rand_a`` and 62 bits
-    of ``rand_b`` (RFC 9562 §5.7).
+v6.__doc__ = _core.layout_v6.__doc__
 
-    Raises:
-        TypeError: a field is not an int.
-        ValueError: a field does not fit its width.
-    """
+
+def v7(unix_ts_ms: int, rand_a: int, rand_b: int) -> UUID:
     return _core.layout_v7(unix_ts_ms, rand_a, rand_b)
 
 
-def v8(custom_a: int, custom_b: int, custom_c: int) -> UUID:
-    """Version 8 from 48, 12 and 62 bits of custom data (RFC 9562 §5.8).
+v7.__doc__ = _core.layout_v7.__doc__
 
-    Raises:
-        TypeError: a field is not an int.
-        ValueError: a field does not fit its width.
-    """
+
+def v8(custom_a: int, custom_b: int, custom_c: int) -> UUID:
     return _core.layout_v8(custom_a, custom_b, custom_c)
+
+
+v8.__doc__ = _core.layout_v8.__doc__

@@ -34,13 +34,11 @@ The bulk functions (``uuid7_many``, ``uuid4_bytes``, ...) and the generated colu
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator, Optional, Union
+from collections.abc import Iterator
+from typing import Optional, Union
 
 from . import _core, _unix_ns
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from . import Instant
+from ._hints import Instant
 
 __all__ = ["DEFAULT_START_NS", "Seed", "deterministic"]
 
@@ -86,8 +84,11 @@ def deterministic(
 
     Processes: a child forked inside the block continues from its parent's state, so parent
     and child return the same UUIDs from there on (the real generators start afresh in a
-    forked child; a deterministic one cannot, or it would not be reproducible). Give each
-    worker a block of its own with its own seed, such as ``deterministic(seed=f"worker-{i}")``.
+    forked child; a deterministic one cannot, or it would not be reproducible). This holds
+    also when other threads were making UUIDs at the moment of the fork: the deterministic
+    generators take no lock that a thread absent from the child could have left held. Give
+    each worker a block of its own with its own seed, such as
+    ``deterministic(seed=f"worker-{i}")``.
 
     Past 2**64 - 1 nanoseconds since 1970 (in 2554, reachable with a large ``step_ns``) the
     clocks stop rather than wrap, and the generators keep increasing within that instant.

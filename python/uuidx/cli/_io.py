@@ -1,0 +1,146 @@
+"""What the commands share to read and write: UUIDs in any form from the arguments or standard
+input, lines streamed to standard output in constant memory, JSON Lines, one-line errors."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Callable, Optional, TextIO
+from uuid import UUID
+
+import uuidx
+
+from .._catalog import detect
+
+#: UUIDs per batch when streaming: memory stays constant whatever the count.
+BATCH = 4096
+
+
+class Failure(Exception):
+    """An error the command line reports in one line, with exit status ``status``."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(" ".join(message.split("\n")))
+        self.status = status
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def write_lines(lines: Iterable[str]) -> None:
+    """Writes ``lines`` to standard output in batches, so that any count streams in constant
+    memory. Lines made before an exception are written before it propagates. A reader that
+    closes the pipe (``| head``) ends the program quietly, with the status a Unix tool killed by
+    SIGPIPE has (141); any other write error (a full disk) is a one-line :class:`Failure`."""
+    out = sys.stdout
+    batch: list[str] = []
+    try:
+        try:
+            for line in lines:
+                batch.append(line)
+                if len(batch) == 1024:
+                    out.write("\n".join(batch) + "\n")
+                    batch.clear()
+        finally:
+            if batch:
+                out.write("\n".join(batch) + "\n")
+        out.flush()
+    except BrokenPipeError:
+        _drop_stdout(out)
+        raise SystemExit(141) from None
+    except OSError as exc:
+        _drop_stdout(out)
+        raise Failure(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def _drop_stdout(out: TextIO) -> None:
+    """Points standard output at /dev/null, dropping what is buffered: Python flushes it again
+    at exit, which must not fail a second time after a write error was reported."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, out.fileno())
+    os.close(devnull)
+
+
+def batched(count: int, many: Callable[[int], Iterable[str]]) -> Iterator[str]:
+    """``count`` lines made :data:`BATCH` at a time by ``many(n)``."""
+    while count > 0:
+        n = min(count, BATCH)
+        yield from many(n)
+        count -= n
+
+
+def writer(form: str, prefix: Optional[str]) -> Callable[[UUID, str], str]:
+    """``write(u, input_prefix)``: ``u`` in ``form``. A TypeID takes ``prefix`` if given, else
+    the prefix of the TypeID it was read from (none for other inputs)."""
+    if form == "typeid":
+        if prefix is not None:
+            fixed = prefix
+            return lambda u, _: uuidx.typeid(fixed, u)
+        return lambda u, given: uuidx.typeid(given, u)
+    if form == "hyphenated":
+        return lambda u, _: uuidx.to_str(u)
+    return lambda u, _: uuidx.encode(u, form)  # type: ignore[arg-type]
+
+
+def as_json(u: str, form: str, text: str) -> dict[str, str]:
+    """A UUID in the JSON the commands write: ``{"uuid": hyphenated}``, and its text under the
+    name of its form when that is not ``hyphenated`` (``{"uuid": ..., "base58": ...}``)."""
+    return {"uuid": u} if form == "hyphenated" else {"uuid": u, form: text}
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def reader(form: str) -> Callable[[str], tuple[str, UUID, str]]:
+    """What reads one UUID for ``--from form``, as ``(form, uuid, typeid_prefix)``:
+    :func:`detect` for ``auto``. A text that is not a UUID raises :class:`Failure`."""
+
+    def read(text: str) -> tuple[str, UUID, str]:
+        try:
+            if form == "auto":
+                return detect(text)
+            if form == "typeid":
+                prefix, u = uuidx.parse_typeid(text)
+                return form, u, prefix
+            return form, uuidx.decode(text, form), ""  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise Failure(str(exc)) from None
+
+    return read
+
+
+def read_all(arguments: Sequence[str], form: str) -> Iterator[tuple[str, str, UUID, str]]:
+    """``(text, form, uuid, prefix)`` for each input: the arguments, else the lines of standard
+    input. A bad one raises :class:`Failure` saying where it is."""
+    read = reader(form)
+    for where, text in _texts(arguments):
+        try:
+            found, u, prefix = read(text)
+        except Failure as exc:
+            raise Failure(f"{where}: {exc}") from None
+        yield text, found, u, prefix
+
+
+def _texts(arguments: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """``(where, text)`` for each UUID to read: the arguments, else the lines of standard
+    input (read as bytes; blank lines skipped, whitespace around each UUID ignored)."""
+    if arguments:
+        for i, argument in enumerate(arguments, 1):
+            yield f"argument {i}", _utf8(os.fsencode(argument), f"argument {i}").strip()
+        return
+    for i, raw in enumerate(sys.stdin.buffer, 1):
+        line = raw.strip()
+        if line:
+            yield f"line {i}", _utf8(line, f"line {i}")
+
+
+def _utf8(raw: bytes, where: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        shown = uuidx._core._short_repr(raw)
+        raise Failure(
+            f"{where}: not valid UTF-8: byte 0x{raw[exc.start]:02x} at position {exc.start} "
+            f"of {shown}"
+        ) from None
