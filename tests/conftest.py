@@ -1,7 +1,7 @@
 """Shared fixtures: the RFC 9562 test vectors.
 
 The vectors are read from ``tests/data/rfc9562-vectors.json``, the repository's byte-identical
-copy of ``../shared/spec/`` (``tests/test_data.py`` checks it; ``UUIDX_VECTORS`` overrides the
+copy of ``../shared/spec/`` (``tests/packaging/test_data.py`` checks it; ``UUIDX_VECTORS`` overrides the
 path), so a plain clone and the sdist run the tests too.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ def vectors_path() -> Path:
     return Path(os.environ.get("UUIDX_VECTORS", DEFAULT_VECTORS))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_vectors() -> dict[str, Any]:
     """The parsed vectors file (read once)."""
     with vectors_path().open(encoding="utf-8") as f:

@@ -50,8 +50,19 @@ class PostgresServer:
     def start(self) -> None:
         self._run(self.initdb, "-D", str(self.data), "-A", "trust", "-U", self.user)
         options = f"-k {self.root} -c listen_addresses='' -c fsync=off"
-        self._run(self.pg_ctl, "-D", str(self.data), "-o", options, "-w", "-t", "60",
-                  "-l", str(self.root / "log"), "start")
+        self._run(
+            self.pg_ctl,
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "-l",
+            str(self.root / "log"),
+            "start",
+        )
 
     def stop(self) -> None:
         try:

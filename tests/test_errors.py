@@ -4,14 +4,15 @@ function) and a message that names the bad value (its repr, or its str for numbe
 from __future__ import annotations
 
 import datetime as dt
-import re
 import sys
 import uuid
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, Union
 
+import catalog
 import pytest
+from messages import names, raises_naming
 
 import uuidx
 from uuidx import layout
@@ -19,34 +20,6 @@ from uuidx import layout
 UTC = dt.timezone.utc
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
 VALID = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
-
-
-def raises_naming(
-    exc: type[BaseException], bad: object, func: Callable[..., object], *args: Any, **kwargs: Any
-) -> str:
-    """Calls ``func``, expects ``exc``, and checks that the message names ``bad``."""
-    with pytest.raises(exc) as info:
-        func(*args, **kwargs)
-    message = str(info.value)
-    kind = type(info.value).__name__
-    assert names(message, bad), f"{kind} message {message!r} does not name {bad!r}"
-    return message
-
-
-def names(message: str, bad: object) -> bool:
-    """Whether ``message`` shows ``bad``: its repr (Python's quotes or Rust's double quotes
-    for text), a UUID's str, or for numbers their digits as a whole number."""
-    if bad is None:
-        return re.search(r"\bNone\b(?!Type)", message) is not None
-    if repr(bad) in message or uuidx._core._short_repr(bad) in message:
-        return True
-    if isinstance(bad, str):
-        return f'"{bad}"' in message
-    if isinstance(bad, uuid.UUID):
-        return str(bad) in message
-    if isinstance(bad, (int, float, Decimal)) and not isinstance(bad, bool):
-        return re.search(rf"(?<![\d.]){re.escape(str(bad))}(?![\d.])", message) is not None
-    return False
 
 
 # --- parse --------------------------------------------------------------------------------
@@ -189,13 +162,12 @@ def test_uuid1_node_out_of_range(node: int) -> None:
 
 # --- name-based ---------------------------------------------------------------------------
 
-NAME_BASED: list[tuple[str, Callable[..., uuid.UUID]]] = [
-    ("uuid3", uuidx.uuid3),
-    ("uuid5", uuidx.uuid5),
-    ("uuid8_name", uuidx.uuid8_name),
-]
-NAME_BASED_IDS = [n for n, _ in NAME_BASED]
-NAME_BASED_FUNCS = [f for _, f in NAME_BASED]
+#: The functions that hash one name with a namespace (the catalogue's).
+NAME_BASED = catalog.name_takers()
+NAME_BASED_IDS = [e.name for e in NAME_BASED]
+NAME_BASED_FUNCS = [e.func for e in NAME_BASED]
+#: Every function that takes a namespace, columns of names included.
+NAMESPACE_TAKERS = catalog.namespace_takers()
 
 
 class ShortBytes:
@@ -210,19 +182,25 @@ class ShortBytes:
     [VALID, None, 5, VALID.encode(), uuid.UUID(VALID).bytes, object, ShortBytes()],
     ids=["str", "None", "int", "bytes36", "bytes16", "type", "short-bytes"],
 )
-@pytest.mark.parametrize("func", NAME_BASED_FUNCS, ids=NAME_BASED_IDS)
-def test_namespace_not_a_uuid(func: Callable[..., uuid.UUID], bad: object) -> None:
+@pytest.mark.parametrize("entry", NAMESPACE_TAKERS, ids=[e.name for e in NAMESPACE_TAKERS])
+def test_namespace_not_a_uuid(entry: catalog.Entry, bad: object) -> None:
+    position = entry.namespace_arg
+    assert position is not None
+
+    def call() -> object:
+        return entry.call_with(position, bad)
+
     with pytest.raises(uuidx.NamespaceTypeError) as info:
-        func(bad, "name")
+        call()
     assert isinstance(info.value, TypeError)
     assert isinstance(info.value, AttributeError)
     message = str(info.value)
     assert repr(bad) in message, message
     # Code written for the stdlib catches AttributeError; it keeps working.
     with pytest.raises(AttributeError):
-        func(bad, "name")
+        call()
     with pytest.raises(TypeError):
-        func(bad, "name")
+        call()
 
 
 def test_namespace_error_class() -> None:
@@ -276,15 +254,9 @@ def test_algorithm_of_wrong_type(algorithm: object) -> None:
 
 # --- layout constructors -------------------------------------------------------------------
 
-LAYOUTS: dict[str, tuple[Callable[..., uuid.UUID], list[tuple[str, int]]]] = {
-    "v1": (layout.v1, [("time_100ns", 60), ("clock_seq", 14), ("node", 48)]),
-    "v2": (
-        layout.v2,
-        [("local_domain", 8), ("local_id", 32), ("time_100ns", 60), ("clock_seq", 6), ("node", 48)],
-    ),
-    "v6": (layout.v6, [("time_100ns", 60), ("clock_seq", 14), ("node", 48)]),
-    "v7": (layout.v7, [("unix_ts_ms", 48), ("rand_a", 12), ("rand_b", 62)]),
-    "v8": (layout.v8, [("custom_a", 48), ("custom_b", 12), ("custom_c", 62)]),
+#: The layout constructors of int fields and their fields (the catalogue's).
+LAYOUTS: dict[str, tuple[Callable[..., uuid.UUID], tuple[tuple[str, int], ...]]] = {
+    e.name.split(".")[1]: (e.func, e.int_fields) for e in catalog.ENTRIES if e.int_fields
 }
 FIELD_CASES = [
     (name, index, field, bits)
@@ -341,27 +313,25 @@ def test_layout_v4_not_bytes(bad: object) -> None:
 
 # --- decomposition and conversions ---------------------------------------------------------
 
-UUID_TAKERS: list[tuple[str, Callable[[Any], object]]] = [
-    ("fields", layout.fields),
-    ("timestamp_ns", uuidx.timestamp_ns),
-    ("to_datetime", uuidx.to_datetime),
-    ("v1_to_v6", uuidx.v1_to_v6),
-    ("v6_to_v1", uuidx.v6_to_v1),
-]
+#: Every function that takes a UUID or a column of them (the catalogue's).
+UUID_TAKERS = catalog.uuid_takers()
 
 
 @pytest.mark.parametrize(
     "bad", [VALID, None, 5, uuid.UUID(VALID).bytes, 1 << 100], ids=lambda b: type(b).__name__
 )
-@pytest.mark.parametrize("func", [f for _, f in UUID_TAKERS], ids=[n for n, _ in UUID_TAKERS])
-def test_non_uuid_is_type_error(func: Callable[[Any], object], bad: object) -> None:
-    raises_naming(TypeError, bad, func, bad)
+@pytest.mark.parametrize("entry", UUID_TAKERS, ids=[e.name for e in UUID_TAKERS])
+def test_non_uuid_is_type_error(entry: catalog.Entry, bad: object) -> None:
+    if bad is None and entry.column_arg is not None:
+        return  # a null row
+    raises_naming(TypeError, bad, entry.with_uuid, bad)
 
 
-WRONG_VERSION: list[tuple[str, Callable[[Any], object], list[uuid.UUID]]] = [
+#: UUIDs of the wrong version or variant for the functions that need a particular one (each
+#: named as in the catalogue).
+WRONG_VERSION: list[tuple[str, list[uuid.UUID]]] = [
     (
-        "fields",
-        layout.fields,
+        "layout.fields",
         [
             uuid.UUID(int=1),  # NCS variant
             uuid.UUID("00000000-0000-0000-c000-000000000000"),  # Microsoft variant
@@ -373,30 +343,32 @@ WRONG_VERSION: list[tuple[str, Callable[[Any], object], list[uuid.UUID]]] = [
     ),
     (
         "timestamp_ns",
-        uuidx.timestamp_ns,
-        [uuidx.uuid4(), uuidx.uuid3(uuidx.NAMESPACE_DNS, "x"), uuidx.uuid8(), uuidx.NIL,
-         layout.v2(0, 0, 0, 0, 0), uuid.UUID(int=1)],
+        [
+            uuidx.uuid4(),
+            uuidx.uuid3(uuidx.NAMESPACE_DNS, "x"),
+            uuidx.uuid8(),
+            uuidx.NIL,
+            layout.v2(0, 0, 0, 0, 0),
+            uuid.UUID(int=1),
+        ],
     ),
     (
         "to_datetime",
-        uuidx.to_datetime,
         [uuidx.uuid4(), uuidx.uuid5(uuidx.NAMESPACE_DNS, "x"), uuidx.uuid8(), uuidx.MAX],
     ),
-    ("v1_to_v6", uuidx.v1_to_v6, [uuidx.uuid6(), uuidx.uuid4(), uuidx.uuid7(), uuidx.NIL]),
-    ("v6_to_v1", uuidx.v6_to_v1, [uuidx.uuid1(), uuidx.uuid4(), uuidx.uuid7(), uuidx.MAX]),
+    ("v1_to_v6", [uuidx.uuid6(), uuidx.uuid4(), uuidx.uuid7(), uuidx.NIL]),
+    ("v6_to_v1", [uuidx.uuid1(), uuidx.uuid4(), uuidx.uuid7(), uuidx.MAX]),
+    ("mask_v7", [uuidx.uuid4(), uuidx.uuid6(), uuidx.NIL, uuidx.MAX]),
+    ("unmask_v7", [uuidx.uuid7(), uuidx.uuid1(), uuidx.NIL, uuidx.MAX]),
+    ("V7Generator.fields", [uuidx.uuid4(), uuidx.uuid6(), uuidx.NIL]),
 ]
 
 
-@pytest.mark.parametrize(
-    ("func", "bad_uuids"),
-    [(f, u) for _, f, u in WRONG_VERSION],
-    ids=[n for n, _, _ in WRONG_VERSION],
-)
-def test_wrong_version_is_value_error(
-    func: Callable[[Any], object], bad_uuids: list[uuid.UUID]
-) -> None:
+@pytest.mark.parametrize(("name", "bad_uuids"), WRONG_VERSION, ids=[n for n, _ in WRONG_VERSION])
+def test_wrong_version_is_value_error(name: str, bad_uuids: list[uuid.UUID]) -> None:
+    entry = catalog.BY_NAME[name]
     for bad in bad_uuids:
-        raises_naming(ValueError, bad, func, bad)
+        raises_naming(ValueError, bad, entry.with_uuid, bad)
 
 
 def test_to_datetime_beyond_year_9999() -> None:
@@ -410,14 +382,10 @@ def test_to_datetime_beyond_year_9999() -> None:
 
 # --- v7 time helpers -----------------------------------------------------------------------
 
-TIME_FUNCS: list[tuple[str, Callable[[Any], object]]] = [
-    ("uuid7_at", uuidx.uuid7_at),
-    ("min_uuid7", uuidx.min_uuid7),
-    ("max_uuid7", uuidx.max_uuid7),
-    ("uuid7_bounds", uuidx.uuid7_bounds),
-]
-TIME_IDS = [n for n, _ in TIME_FUNCS]
-TIME_CALLS = [f for _, f in TIME_FUNCS]
+#: The functions that take an instant (the catalogue's).
+TIME_FUNCS = catalog.instant_takers()
+TIME_IDS = [e.name for e in TIME_FUNCS]
+TIME_CALLS = [e.func for e in TIME_FUNCS]
 
 
 @pytest.mark.parametrize("func", TIME_CALLS, ids=TIME_IDS)
@@ -455,7 +423,8 @@ def test_time_before_1970(func: Callable[[Any], object], bad: Union[int, dt.date
 
 
 @pytest.mark.parametrize(
-    "bad", [(1 << 48) * 1_000_000, 1 << 100, 1 << 128, 1 << 200, -(1 << 128), -(1 << 200)],
+    "bad",
+    [(1 << 48) * 1_000_000, 1 << 100, 1 << 128, 1 << 200, -(1 << 128), -(1 << 200)],
     ids=["2**48ms", "2**100", "2**128", "2**200", "-2**128", "-2**200"],
 )
 def test_time_out_of_range_is_value_error(bad: int) -> None:
@@ -608,24 +577,22 @@ def test_gregorian_generator_node_wrong_type(cls: Callable[..., object], node: o
     raises_naming(TypeError, node, cls, node=node)
 
 
+#: The bulk functions (the catalogue's entries with a count beyond memory), with the position
+#: of their count.
+BULK = [
+    (e, s.args.index(catalog.HUGE)) for e, s in catalog.shapes(lambda e, s: s.raises is MemoryError)
+]
+
+
 @pytest.mark.parametrize("n", [10**12, 2**59, 2**64 - 1])
-@pytest.mark.parametrize(
-    "bulk",
-    [
-        uuidx.uuid4_many,
-        uuidx.uuid7_many,
-        uuidx.uuid4_str_many,
-        uuidx.uuid7_str_many,
-        uuidx.uuid4_bytes,
-        uuidx.uuid7_bytes,
-        uuidx.V7Generator().many,
-    ],
-)
-def test_bulk_counts_beyond_memory_raise_memory_error(bulk: Callable[[int], object], n: int) -> None:
+@pytest.mark.parametrize(("entry", "position"), BULK, ids=[e.name for e, _ in BULK])
+def test_bulk_counts_beyond_memory_raise_memory_error(
+    entry: catalog.Entry, position: int, n: int
+) -> None:
     # Never an abort or a PanicException (a BaseException that `except Exception` misses),
     # and refused before any memory is touched: the message names the count.
     with pytest.raises(MemoryError, match=f"cannot make {n} UUIDs"):
-        bulk(n)
+        entry.call_with(position, n)
 
 
 def test_bulk_count_beyond_2_pow_64_is_memory_error() -> None:
@@ -661,13 +628,19 @@ def test_bulk_counts_under_mimalloc() -> None:
     import subprocess
 
     env = dict(os.environ, PYTHONMALLOC="mimalloc")
-    probe = subprocess.run([sys.executable, "-c", "pass"], env=env, capture_output=True, check=False)
+    probe = subprocess.run(
+        [sys.executable, "-c", "pass"], env=env, capture_output=True, check=False
+    )
     if probe.returncode != 0:
         pytest.skip(f"this interpreter has no mimalloc (CPython 3.13+): {probe.stderr[-200:]!r}")
     limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))\n"
     proc = subprocess.run(
         [sys.executable, "-c", limit + MIMALLOC_SCRIPT],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "ok"
@@ -714,8 +687,12 @@ def test_an_allocation_that_fails_names_the_count() -> None:
     # more than 1 GB of address space for itself, and has a test of its own above.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONMALLOC"}
     proc = subprocess.run(
-        [sys.executable, "-c", CAPPED_SCRIPT], capture_output=True, text=True, timeout=300,
-        check=False, env=env,
+        [sys.executable, "-c", CAPPED_SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr[-2000:] + proc.stdout[-2000:]
     assert proc.stdout.strip() == "ok"

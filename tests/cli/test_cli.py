@@ -13,22 +13,22 @@ from datetime import datetime, timezone
 from typing import Any, Optional, Union
 
 import pytest
+from catalog import FORMS
 
 import uuidx
 from uuidx import layout
 
-FORMS = [
-    "hex", "hyphenated", "urn", "braced", "base32", "ulid", "base32hex", "base58", "base62",
-    "base64url",
-]
 V7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
 
 
 def run(*args: str, stdin: Optional[Union[str, bytes]] = None) -> subprocess.CompletedProcess[str]:
     data = stdin.encode() if isinstance(stdin, str) else stdin
     proc = subprocess.run(
-        [sys.executable, "-m", "uuidx", *args], input=data if data is not None else b"",
-        capture_output=True, timeout=120, check=False,
+        [sys.executable, "-m", "uuidx", *args],
+        input=data if data is not None else b"",
+        capture_output=True,
+        timeout=120,
+        check=False,
     )
     return subprocess.CompletedProcess(
         proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
@@ -86,8 +86,15 @@ def test_gen_name_based_match_the_rfc_vectors(vectors: dict[str, Any]) -> None:
         )
         assert lines == [expected["uuid"]] * 2
     lines = lines_of(
-        run("gen", "-u", "uuid5", "--namespace", str(uuidx.NAMESPACE_DNS), "--name",
-            "www.example.com")
+        run(
+            "gen",
+            "-u",
+            "uuid5",
+            "--namespace",
+            str(uuidx.NAMESPACE_DNS),
+            "--name",
+            "www.example.com",
+        )
     )
     assert lines == [vector(vectors, 5, "name")["uuid"]]
 
@@ -96,8 +103,9 @@ def test_gen_name_based_match_the_rfc_vectors(vectors: dict[str, Any]) -> None:
     "algorithm", ["sha256", "sha512", "sha3_256", "sha3_512", "shake_128", "shake_256"]
 )
 def test_gen_name_based_v8_algorithms(algorithm: str) -> None:
-    lines = lines_of(run("gen", "-u", "8", "-n", "@url", "-N", "h\u00e9llo", "--algorithm",
-                         algorithm))
+    lines = lines_of(
+        run("gen", "-u", "8", "-n", "@url", "-N", "h\u00e9llo", "--algorithm", algorithm)
+    )
     expected = uuidx.uuid8_name(uuidx.NAMESPACE_URL, "h\u00e9llo", algorithm)  # type: ignore[arg-type]
     assert lines == [str(expected)]
 
@@ -140,6 +148,38 @@ def test_gen_at_a_time(at: str, ns: int) -> None:
         assert uuidx.timestamp_ns(uuidx.parse(line)) == ns // 100 * 100
 
 
+def test_gen_json_lines() -> None:
+    """``--json``: one object per UUID, ``{"uuid": hyphenated}`` and the text in the form asked
+    for under the form's name."""
+    objects = [json.loads(line) for line in lines_of(run("gen", "-u", "7", "-C", "3", "--json"))]
+    assert [list(o) for o in objects] == [["uuid"]] * 3
+    made = [uuidx.parse(o["uuid"]) for o in objects]
+    assert all(u.version == 7 for u in made) and made == sorted(made) and len(set(made)) == 3
+    for form in (*FORMS, "typeid"):
+        (line,) = lines_of(run("gen", "-u", "4", "-f", form, "--json"))
+        got = json.loads(line)
+        u = uuidx.parse(got["uuid"])
+        if form == "hyphenated":
+            assert got == {"uuid": str(u)}
+        elif form == "typeid":
+            assert got == {"uuid": str(u), "typeid": uuidx.typeid("", u)}
+        else:
+            assert got == {"uuid": str(u), form: uuidx.encode(u, form)}
+    named = lines_of(run("gen", "-u", "5", "-n", "@dns", "-N", "www.example.com", "-C", "2",
+                         "--prefix", "host", "--json"))  # fmt: skip
+    u5 = uuid.uuid5(uuid.NAMESPACE_DNS, "www.example.com")
+    assert [json.loads(line) for line in named] == [
+        {"uuid": str(u5), "typeid": uuidx.typeid("host", u5)}
+    ] * 2
+    assert lines_of(run("gen", "-C", "0", "--json")) == []
+
+
+def test_gen_json_at_a_time() -> None:
+    lines = lines_of(run("gen", "-u", "7", "--at", "2020-05-17", "-C", "2", "--json"))
+    made = [uuidx.parse(json.loads(line)["uuid"]) for line in lines]
+    assert [uuidx.timestamp_ns(u) for u in made] == [1589673600000000000] * 2
+
+
 # --- inspect ----------------------------------------------------------------------------------
 
 
@@ -159,9 +199,14 @@ def test_inspect_v7_vector(vectors: dict[str, Any]) -> None:
 def test_inspect_any_form_from_arguments_and_stdin(vectors: dict[str, Any]) -> None:
     u = uuid.UUID(V7)
     inputs = {
-        "hyphenated": V7.upper(), "hex": u.hex, "urn": "URN:UUID:" + V7, "braced": "{" + V7 + "}",
-        "ulid": uuidx.encode(u, "ulid"), "base32": uuidx.encode(u, "base32"),
-        "typeid": uuidx.typeid("user", u), "base64url": uuidx.encode(u, "base64url"),
+        "hyphenated": V7.upper(),
+        "hex": u.hex,
+        "urn": "URN:UUID:" + V7,
+        "braced": "{" + V7 + "}",
+        "ulid": uuidx.encode(u, "ulid"),
+        "base32": uuidx.encode(u, "base32"),
+        "typeid": uuidx.typeid("user", u),
+        "base64url": uuidx.encode(u, "base64url"),
     }
     for source in ("arguments", "stdin"):
         if source == "arguments":
@@ -209,21 +254,27 @@ def test_a_bad_line_stops_after_the_good_ones() -> None:
     proc = run("convert", "-f", "ulid", stdin="\n".join([*good, "not-a-uuid", good[0]]) + "\n")
     assert proc.stdout.splitlines() == [uuidx.encode(uuid.UUID(g), "ulid") for g in good]
     message = one_line_error(proc, 1)
-    assert "line 4" in message and "'not-a-uuid'" in message
+    assert "line 4" in message and '"not-a-uuid"' in message
 
 
 @pytest.mark.parametrize(
     ("args", "stdin", "fragment"),
     [
-        (["inspect", "nope"], None, "argument 1: invalid UUID 'nope': 4 characters"),
-        (["inspect", V7, "f81d4fae-7dec-11d0-a765-00a0c91e6bfg"], None,
-         "argument 2: invalid hyphenated UUID \"f81d4fae-7dec-11d0-a765-00a0c91e6bfg\": invalid "
-         "character 'g' at position 35"),
+        (["inspect", "nope"], None, 'argument 1: invalid UUID "nope": 4 characters'),
+        (
+            ["inspect", V7, "f81d4fae-7dec-11d0-a765-00a0c91e6bfg"],
+            None,
+            'argument 2: invalid hyphenated UUID "f81d4fae-7dec-11d0-a765-00a0c91e6bfg": invalid '
+            "character 'g' at position 35",
+        ),
         (["inspect"], "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n", "line 1: invalid UUID"),
         (["inspect"], b"\n\n\xff\xfe" + V7.encode() + b"\n", "line 3: not valid UTF-8: byte 0xff"),
-        (["inspect", "--from", "ulid"], "01H455VB4PEX5VSKNK084SN0IQ\n",
-         "line 1: invalid ulid UUID \"01H455VB4PEX5VSKNK084SN0IQ\": invalid character 'I' at "
-         "position 24"),
+        (
+            ["inspect", "--from", "ulid"],
+            "01H455VB4PEX5VSKNK084SN0IQ\n",
+            "line 1: invalid ulid UUID \"01H455VB4PEX5VSKNK084SN0IQ\": invalid character 'I' at "
+            "position 24",
+        ),
         (["inspect"], "pre_01H455VB4PEX5VSKNK084SN02Q\n", "'H' at position 6"),
         (["convert", "-f", "base58"], "8zzzzzzzzzzzzzzzzzzzzzzzzz\n", "exceed 2**128 - 1"),
         (["convert", "-f", "base58"], "x" * 10_000 + "\n", "10000 characters"),
@@ -261,6 +312,39 @@ def test_convert_typeid_and_ulid() -> None:
     assert lines_of(run("convert", "-f", "typeid", V7)) == [uuidx.typeid("", u)]
 
 
+def test_convert_json_lines() -> None:
+    """``--json``: for each input, the text read, its form (and TypeID prefix), and the UUID as
+    ``gen --json`` writes it."""
+    u = uuid.UUID(V7)
+    inputs = [V7.upper(), uuidx.encode(u, "ulid"), uuidx.typeid("user", u)]
+    proc = run("convert", "-f", "base62", "--json", *inputs)
+    assert [json.loads(line) for line in lines_of(proc)] == [
+        {"input": V7.upper(), "form": "hyphenated", "uuid": V7,
+         "base62": uuidx.encode(u, "base62")},
+        {"input": inputs[1], "form": "ulid", "uuid": V7, "base62": uuidx.encode(u, "base62")},
+        {"input": inputs[2], "form": "typeid", "prefix": "user", "uuid": V7,
+         "base62": uuidx.encode(u, "base62")},
+    ]  # fmt: skip
+    typeids = run("convert", "-f", "typeid", "--json", stdin=f"{inputs[2]}\n{V7}\n")
+    assert [json.loads(line) for line in lines_of(typeids)] == [
+        {"input": inputs[2], "form": "typeid", "prefix": "user", "uuid": V7,
+         "typeid": inputs[2]},
+        {"input": V7, "form": "hyphenated", "uuid": V7, "typeid": uuidx.typeid("", u)},
+    ]  # fmt: skip
+    plain = run("convert", "--json", "--from", "base32hex", uuidx.encode(u, "base32hex"))
+    assert [json.loads(line) for line in lines_of(plain)] == [
+        {"input": uuidx.encode(u, "base32hex"), "form": "base32hex", "uuid": V7}
+    ]
+
+
+def test_convert_json_stops_at_a_bad_line_after_the_good_ones() -> None:
+    proc = run("convert", "--json", stdin=f"{V7}\nnope\n")
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == [
+        {"input": V7, "form": "hyphenated", "uuid": V7}
+    ]
+    assert "line 2" in one_line_error(proc, 1)
+
+
 # --- bounds -----------------------------------------------------------------------------------
 
 
@@ -283,13 +367,39 @@ def test_bounds() -> None:
     assert one[0] <= made <= one[1]
 
 
+def test_bounds_json() -> None:
+    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    end = datetime(2026, 2, 1, tzinfo=timezone.utc)
+    lo, hi = uuidx.uuid7_bounds(start, end)
+    (line,) = lines_of(run("bounds", "2026-01-01", "2026-02-01", "--json"))
+    assert json.loads(line) == {
+        "start_ns": 1767225600000000000, "end_ns": 1769904000000000000,
+        "lo": {"uuid": str(lo)}, "hi": {"uuid": str(hi)},
+    }  # fmt: skip
+    (line,) = lines_of(run("bounds", "2026-01-01", "--json", "-f", "ulid"))
+    one = uuidx.uuid7_bounds(start)
+    assert json.loads(line) == {
+        "start_ns": 1767225600000000000, "end_ns": 1767225600000000000,
+        "lo": {"uuid": str(one[0]), "ulid": uuidx.encode(one[0], "ulid")},
+        "hi": {"uuid": str(one[1]), "ulid": uuidx.encode(one[1], "ulid")},
+    }  # fmt: skip
+    message = one_line_error(run("bounds", "2026-01-01", "--json", "--sql"), 2)
+    assert "not allowed with argument" in message
+
+
+@pytest.mark.parametrize("command", ["gen", "inspect", "convert", "bounds"])
+def test_every_command_has_json(command: str) -> None:
+    proc = run(command, "-h")
+    assert proc.returncode == 0 and "--json" in proc.stdout
+
+
 # --- errors, help, version ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["gen", "-u", "2"], "invalid choice: 'uuid2'"),
+        (["gen", "-u", "2"], "invalid choice: '2'"),
         (["gen", "-u", "4", "-N", "x"], "takes no -n/--namespace or -N/--name"),
         (["gen", "-u", "5", "-N", "x"], "needs both -n/--namespace and -N/--name"),
         (["gen", "-u", "3", "-n", "@dns"], "needs both"),
@@ -299,7 +409,7 @@ def test_bounds() -> None:
         (["gen", "-u", "8", "-n", "@dns", "-N", "x", "--algorithm", "md5"], "md5"),
         (["gen", "-f", "json"], "invalid choice: 'json'"),
         (["gen", "-f", "ulid", "--prefix", "user"], "--prefix is for -f typeid"),
-        (["gen", "--prefix", "User"], "invalid TypeID prefix \"User\""),
+        (["gen", "--prefix", "User"], 'invalid TypeID prefix "User"'),
         (["gen", "-u", "4", "--at", "2020-01-01"], "--at is for uuid1, uuid6 and uuid7"),
         (["gen", "-u", "7", "--at", "yesterday"], "invalid time 'yesterday'"),
         (["gen", "-u", "7", "--at", "1969-12-31"], "before 1970"),
@@ -328,10 +438,115 @@ def test_usage_errors_are_one_line(args: list[str], fragment: str) -> None:
 @pytest.mark.parametrize("command", ["gen", "inspect", "convert", "bounds"])
 def test_help_of_each_command(command: str) -> None:
     proc = run(command, "-h")
-    assert proc.returncode == 0 and proc.stdout.startswith(f"usage: {os.path.basename(sys.executable)} -m uuidx {command}")
+    assert proc.returncode == 0 and proc.stdout.startswith(
+        f"usage: {os.path.basename(sys.executable)} -m uuidx {command}"
+    )
 
 
-def run_bytes(*args: Union[str, bytes], code: Optional[str] = None) -> subprocess.CompletedProcess[bytes]:
+# --- what a newcomer mistypes ------------------------------------------------------------------
+
+
+def suggestion(option: str, value: str, closest: str) -> str:
+    """Python 3.14's words for a mistyped choice (``suggest_on_error``), said on every Python."""
+    return (
+        f"argument {option}: invalid choice: {value!r}, maybe you meant {closest!r}? (choose from "
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("inspct", "inspect"), ("bonds", "bounds"), ("conver", "convert"),
+                         ("gne", "gen")],
+)  # fmt: skip
+def test_a_mistyped_command_suggests_the_right_one(typed: str, meant: str) -> None:
+    proc = run(typed, V7)
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    usage, error = proc.stderr.splitlines()[0], proc.stderr.splitlines()[-1]
+    assert usage.startswith("usage: ")
+    assert error.startswith(f"python -m uuidx: error: {suggestion('COMMAND', typed, meant)}")
+    for command in ("gen", "inspect", "convert", "bounds"):
+        assert repr(command) in error
+
+
+def test_an_argument_like_no_command_is_the_stdlibs_error() -> None:
+    """Far from every command, a word is what ``python -m uuid`` calls it: unrecognized."""
+    proc = run("frobnicate")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[-1].endswith("error: unrecognized arguments: frobnicate")
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "typed", "meant"),
+    [
+        (["gen", "-f", "bas58"], "-f/--form", "bas58", "base58"),
+        (["gen", "-u", "uuid77"], "-u/--uuid", "uuid77", "uuid7"),
+        (["gen", "-u", "8", "-n", "@dns", "-N", "x", "--algorithm", "sha265"], "--algorithm",
+         "sha265", "sha256"),
+        (["inspect", "--from", "ulld", V7], "--from", "ulld", "ulid"),
+        (["convert", "--form", "typid", V7], "-f/--form", "typid", "typeid"),
+        (["bounds", "2026-01-01", "-f", "hexx"], "-f/--form", "hexx", "hex"),
+        (["-u", "uuid77"], "-u/--uuid", "uuid77", "uuid7"),
+    ],
+)  # fmt: skip
+def test_a_mistyped_choice_suggests_the_closest(
+    args: list[str], option: str, typed: str, meant: str
+) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert suggestion(option, typed, meant) in proc.stderr.splitlines()[-1], proc.stderr
+
+
+@pytest.mark.skipif(sys.version_info < (3, 14), reason="argparse suggests from 3.14")
+def test_the_suggestions_are_argparses_own_words() -> None:
+    import argparse
+
+    options: dict[str, Any] = {"suggest_on_error": True}  # an argument from 3.14
+    parser = argparse.ArgumentParser(prog="p", exit_on_error=False, **options)
+    parser.add_argument("-f", "--form", choices=["hex", "base58"])
+    with pytest.raises(argparse.ArgumentError) as caught:
+        parser.parse_args(["-f", "bas58"])
+    assert str(caught.value).startswith(suggestion("-f/--form", "bas58", "base58"))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["-u", "7"], ["--uuid=7"], ["-u", "uuid7"], ["gen", "-u", "7"], ["gen", "--uuid", "uuid7"]],
+)
+def test_u_7_means_uuid7_everywhere(args: list[str]) -> None:
+    lines = lines_of(run(*args, "-C", "3"))
+    made = [uuid.UUID(line) for line in lines]
+    assert len(made) == 3 and all(u.version == 7 for u in made) and made == sorted(made)
+
+
+def test_u_takes_every_digit_the_stdlib_has_a_function_for() -> None:
+    for version in (1, 3, 4, 5, 6, 7, 8):
+        name_args = ["-n", "@dns", "-N", "x"] if version in (3, 5) else []
+        for args in (["-u", str(version), *name_args], ["gen", "-u", str(version), *name_args]):
+            (line,) = lines_of(run(*args))
+            assert uuid.UUID(line).version == version
+    for digit in ("2", "9", "0"):
+        proc = run("-u", digit)
+        assert proc.returncode == 2 and f"invalid choice: '{digit}' (choose from" in proc.stderr
+
+
+def test_help_lists_each_command_in_one_line() -> None:
+    proc = run("--help")
+    assert proc.returncode == 0
+    help_lines = proc.stdout.splitlines()
+    start = help_lines.index("commands:")
+    listed = help_lines[start + 1 : start + 5]
+    assert [line.split()[0] for line in listed] == ["gen", "inspect", "convert", "bounds"]
+    assert all(line.startswith("  ") and len(line) <= 78 for line in listed), listed
+    for line in listed:
+        first = run(line.split()[0], "-h").stdout.split("\n\n")[1]
+        assert " ".join(first.split()).startswith(" ".join(line.split()[1:])), (line, first)
+    for option in ("-u", "--uuid", "-n", "--namespace", "-N", "--name", "-C", "--count"):
+        assert option in proc.stdout
+    assert "-u 7" in " ".join(proc.stdout.split())
+
+
+def run_bytes(
+    *args: Union[str, bytes], code: Optional[str] = None
+) -> subprocess.CompletedProcess[bytes]:
     head = ["-c", code, "prog"] if code else ["-m", "uuidx"]
     return subprocess.run(
         [sys.executable, *head, *args], capture_output=True, timeout=60, check=False
@@ -344,7 +559,8 @@ def test_a_name_that_is_not_utf8_is_hashed_as_the_bytes_given() -> None:
 
     name = b"caf\xe9"  # Latin-1, not UTF-8
     cases: list[list[Union[str, bytes]]] = [
-        ["gen", "-u", "5", "-n", "@dns", "-N", name], ["-u", "uuid5", "-n", "@dns", "-N", name]
+        ["gen", "-u", "5", "-n", "@dns", "-N", name],
+        ["-u", "uuid5", "-n", "@dns", "-N", name],
     ]
     for args in cases:
         proc = run_bytes(*args)
@@ -380,21 +596,32 @@ HUGE = str(10**12)
         ["-m", "uuidx", "gen", "-u", "4", "-C", HUGE, "-f", "base58"],
         ["-m", "uuidx", "gen", "-u", "7", "--at", "2020-01-01", "-C", HUGE, "--prefix", "x"],
         ["-m", "uuidx", "gen", "-u", "5", "-n", "@dns", "-N", "x", "-C", HUGE],
+        ["-m", "uuidx", "gen", "-u", "7", "-C", HUGE, "--json", "-f", "ulid"],
         ["-m", "uuidx", "-u", "uuid7", "-C", HUGE],
         ["-m", "uuidx", "-u", "uuid1", "-C", HUGE],
         ["-m", "uuidx", "inspect", *[V7] * 5000],
         ["-m", "uuidx", "convert", "-f", "ulid", *[V7] * 5000],
+        ["-m", "uuidx", "convert", "--json", *[V7] * 5000],
         ["-c", f"import sys, uuidx; sys.argv[1:] = ['-C', '{HUGE}']; uuidx.main()"],
     ],
-    ids=["gen", "gen-base58", "gen-at", "gen-v5", "stdlib-options", "stdlib-uuid1", "inspect",
-         "convert", "uuidx.main"],
+    ids=[
+        "gen",
+        "gen-base58",
+        "gen-at",
+        "gen-v5",
+        "gen-json",
+        "stdlib-options",
+        "stdlib-uuid1",
+        "inspect",
+        "convert",
+        "convert-json",
+        "uuidx.main",
+    ],
 )
 def test_a_closed_pipe_ends_quietly(args: list[str]) -> None:
     """``python -m uuidx ... | head -1``: the reader goes away; no traceback, the status of a
     Unix tool stopped by SIGPIPE. A trillion UUIDs: only a stream can get there at once."""
-    proc = subprocess.Popen(
-        [sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()
@@ -417,8 +644,11 @@ def test_a_full_disk_is_a_one_line_error(args: list[str]) -> None:
     status 1, not a traceback, and Python's flush at exit does not fail a second time."""
     with open("/dev/full", "wb") as full:
         proc = subprocess.run(
-            [sys.executable, "-m", "uuidx", *args], stdout=full, stderr=subprocess.PIPE,
-            timeout=60, check=False,
+            [sys.executable, "-m", "uuidx", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
         )
     err = proc.stderr.decode()
     assert proc.returncode == 1, err
@@ -445,8 +675,13 @@ def test_memory_does_not_grow_with_the_count(args: list[str]) -> None:
 
     def peak_kib(count: int) -> int:
         option = "-C"
-        proc = subprocess.run([sys.executable, "-c", code, *args, option, str(count)],
-                              capture_output=True, text=True, timeout=300, check=True)
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *args, option, str(count)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
         return int(proc.stdout)
 
     small, large = peak_kib(50_000), peak_kib(2_000_000)

@@ -1,4 +1,4 @@
-"""``uuidx.arrow.encode``/``decode`` (#11) and ``uuidx.arrow.mask_v7``/``unmask_v7`` (#12):
+"""``uuidx.arrow.encode``/``decode`` and ``uuidx.arrow.mask_v7``/``unmask_v7``:
 row by row equal to the scalar functions (hypothesis), with nulls, the error policy, errors
 naming the row, and bad arguments. No Arrow library is needed; ``test_arrow_libraries.py``
 runs the same columns through pyarrow and Polars.
@@ -12,16 +12,15 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+from catalog import FORMS
 from hypothesis import given
 from hypothesis import strategies as st
 
 import uuidx
 import uuidx.arrow as ua
-FORMS: list[Any] = [
-    "hex", "hyphenated", "urn", "braced", "base32", "ulid", "base32hex", "base58", "base62", "base64url"
-]
+
 KEY = bytes(range(16))
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 uuid_values = st.one_of(
     st.integers(0, 2**128 - 1).map(lambda i: uuid.UUID(int=i)),
@@ -38,7 +37,9 @@ def test_the_forms_are_the_scalar_functions_forms() -> None:
 
 @pytest.mark.parametrize("form", FORMS)
 @given(rows=uuid_rows)
-def test_encode_column_equals_the_scalar_function(form: Any, rows: list[Optional[uuid.UUID]]) -> None:
+def test_encode_column_equals_the_scalar_function(
+    form: Any, rows: list[Optional[uuid.UUID]]
+) -> None:
     text = ua.encode(rows, form)
     assert text.type == "string" and len(text) == len(rows)
     assert text.null_count == rows.count(None)
@@ -147,7 +148,9 @@ def scalar(fn: Any, u: Optional[uuid.UUID], key: bytes) -> Optional[uuid.UUID]:
 
 
 @given(rows=v7_rows(), key=st.binary(min_size=16, max_size=16))
-def test_mask_columns_equal_the_scalar_functions(rows: list[Optional[uuid.UUID]], key: bytes) -> None:
+def test_mask_columns_equal_the_scalar_functions(
+    rows: list[Optional[uuid.UUID]], key: bytes
+) -> None:
     facades = ua.mask_v7(rows, key, errors="null")
     expected = [scalar(uuidx.mask_v7, u, key) for u in rows]
     assert facades.to_pylist() == expected

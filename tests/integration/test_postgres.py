@@ -14,11 +14,12 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-
-import uuidx
+from optional import need
 from pg_server import PostgresServer, find_bin
 
-psycopg = pytest.importorskip("psycopg")
+import uuidx
+
+psycopg = need("psycopg")
 
 REQUIRED = os.environ.get("UUIDX_REQUIRE_POSTGRES") == "1"
 
@@ -40,7 +41,9 @@ def test_uuid_column_round_trip(conn: Any) -> None:
     conn.execute("CREATE TABLE items (id uuid PRIMARY KEY, n int NOT NULL)")
     made = [uuidx.uuid7() for _ in range(2000)]
     with conn.cursor() as cur:
-        cur.executemany("INSERT INTO items (id, n) VALUES (%s, %s)", [(u, i) for i, u in enumerate(made)])
+        cur.executemany(
+            "INSERT INTO items (id, n) VALUES (%s, %s)", [(u, i) for i, u in enumerate(made)]
+        )
     rows = conn.execute("SELECT id, n FROM items ORDER BY id").fetchall()
     assert [r[0] for r in rows] == made, "PostgreSQL's uuid order is generation order for v7"
     assert [r[1] for r in rows] == list(range(len(made)))
@@ -49,9 +52,16 @@ def test_uuid_column_round_trip(conn: Any) -> None:
 
 def test_every_version_is_stored_verbatim(conn: Any) -> None:
     values = [
-        uuidx.uuid1(), uuidx.uuid3(uuidx.NAMESPACE_DNS, "x"), uuidx.uuid4(),
-        uuidx.uuid5(uuidx.NAMESPACE_URL, "y"), uuidx.uuid6(), uuidx.uuid7(), uuidx.uuid8(),
-        uuidx.uuid8_name(uuidx.NAMESPACE_OID, "z", "sha3_512"), uuidx.NIL, uuidx.MAX,
+        uuidx.uuid1(),
+        uuidx.uuid3(uuidx.NAMESPACE_DNS, "x"),
+        uuidx.uuid4(),
+        uuidx.uuid5(uuidx.NAMESPACE_URL, "y"),
+        uuidx.uuid6(),
+        uuidx.uuid7(),
+        uuidx.uuid8(),
+        uuidx.uuid8_name(uuidx.NAMESPACE_OID, "z", "sha3_512"),
+        uuidx.NIL,
+        uuidx.MAX,
     ]
     for u in values:
         (back, text) = conn.execute("SELECT %s::uuid, %s::uuid::text", (u, u)).fetchone()

@@ -10,10 +10,10 @@ import uuid
 from typing import Any
 
 import pytest
+from optional import major_version, need, uuid_column
 
 import uuidx
 import uuidx.arrow as ua
-from optional import major_version, need, uuid_column
 
 pa = need("pyarrow")
 pl = need("polars")
@@ -65,7 +65,9 @@ def test_pyarrow_text_and_timestamps() -> None:
 def test_pyarrow_chunked_columns_and_bad_inputs() -> None:
     chunked = pa.chunked_array([uuid_column(pa, ROWS[:2]), uuid_column(pa, ROWS[2:])])
     assert ua.to_str(chunked).to_pylist() == TEXTS
-    with pytest.raises(TypeError, match=r"uuids must be .*; got an Arrow column of Int64 from .*Int64Array"):
+    with pytest.raises(
+        TypeError, match=r"uuids must be .*; got an Arrow column of Int64 from .*Int64Array"
+    ):
         ua.to_str(pa.array([1, 2]))
     with pytest.raises(TypeError, match=r"got an Arrow column of FixedSizeBinary\(8\)"):
         ua.array(pa.array([b"12345678"], pa.binary(8)))
@@ -80,11 +82,14 @@ def test_pyarrow_chunked_columns_and_bad_inputs() -> None:
 def test_uuid5_over_a_pyarrow_column_equals_the_stdlib() -> None:
     names = pa.array(["alice", None, "bob", "", "\u00e9t\u00e9"] * 100)
     got = ua.uuid5(uuidx.NAMESPACE_URL, names).to_pylist()
-    assert got == [None if n is None else uuid.uuid5(uuid.NAMESPACE_URL, n) for n in names.to_pylist()]
+    assert got == [
+        None if n is None else uuid.uuid5(uuid.NAMESPACE_URL, n) for n in names.to_pylist()
+    ]
     binary = pa.array([b"\x00\xff", None], pa.large_binary())
     digest = hashlib.md5(uuid.NAMESPACE_OID.bytes + b"\x00\xff").digest()
     assert ua.uuid3(uuidx.NAMESPACE_OID, binary).to_pylist() == [
-        uuid.UUID(bytes=digest[:16], version=3), None
+        uuid.UUID(bytes=digest[:16], version=3),
+        None,
     ]
 
 
@@ -104,7 +109,10 @@ def test_encoded_columns_through_pyarrow_equal_the_peer_libraries() -> None:
     assert ua.encode(keys, "base58").to_pylist() == b58
     b64 = [base64.urlsafe_b64encode(u.bytes).rstrip(b"=").decode() for u in uuids]
     assert ua.encode(keys, "base64url").to_pylist() == b64
-    texts_of: list[tuple[Any, Any]] = [("ulid", ulids), ("base58", pa.array(b58, pa.large_string()))]
+    texts_of: list[tuple[Any, Any]] = [
+        ("ulid", ulids),
+        ("base58", pa.array(b58, pa.large_string())),
+    ]
     for form, texts in texts_of:
         assert ua.decode(texts, form).to_pylist() == uuids
         assert pa.array(ua.decode(texts, form)).type == pa.uuid()
@@ -130,7 +138,11 @@ def test_polars_series_of_keys_and_text() -> None:
     assert ua.parse(strings).to_pylist() == ROWS
     frame = pl.DataFrame({"name": ["a", None, "b"]})
     ids = ua.uuid5(uuidx.NAMESPACE_DNS, frame["name"])
-    assert ids.to_pylist() == [uuid.uuid5(uuid.NAMESPACE_DNS, "a"), None, uuid.uuid5(uuid.NAMESPACE_DNS, "b")]
+    assert ids.to_pylist() == [
+        uuid.uuid5(uuid.NAMESPACE_DNS, "a"),
+        None,
+        uuid.uuid5(uuid.NAMESPACE_DNS, "b"),
+    ]
     with_ids = frame.with_columns(id=pl.Series(ua.to_str(ids)))
     assert with_ids["id"].to_list()[0] == str(uuid.uuid5(uuid.NAMESPACE_DNS, "a"))
     assert ua.timestamp_ns(keys).to_pylist()[0] == (uuid.UUID(bytes=keys[0]).int >> 80) * 10**6
@@ -145,12 +157,12 @@ def test_polars_series_of_keys_and_text() -> None:
 
 def test_duckdb_reads_the_column_as_uuid_and_orders_v7_keys_by_generation() -> None:
     keys = ua.uuid7(2000)
-    keyed = pa.table({"id": keys, "n": pa.array(range(2000))})
+    keyed = pa.table({"id": keys, "n": pa.array(range(2000))})  # noqa: F841 (DuckDB reads it by name)
     con = duckdb.connect()
     assert con.sql("SELECT DISTINCT typeof(id) FROM keyed").fetchall() == [("UUID",)]
     ordered = con.sql("SELECT n FROM keyed ORDER BY id").fetchall()
     assert [n for (n,) in ordered] == list(range(2000)), "ORDER BY on v7 keys is generation order"
-    plain = pa.table({"id": ua.uuid7(3, extension=False)})
+    plain = pa.table({"id": ua.uuid7(3, extension=False)})  # noqa: F841 (read by name)
     assert con.sql("SELECT DISTINCT typeof(id) FROM plain").fetchall() == [("BLOB",)]
 
 
@@ -162,7 +174,7 @@ def test_duckdb_scans_a_uuid_array_directly() -> None:
     con = duckdb.connect()
     direct = con.sql("SELECT typeof(value), value FROM keys LIMIT 1").fetchall()
     assert direct[0][0] == "UUID" and direct[0][1] == keys.to_pylist()[0]
-    plain = ua.uuid7(3, extension=False)
+    plain = ua.uuid7(3, extension=False)  # noqa: F841 (DuckDB reads it by name)
     assert con.sql("SELECT DISTINCT typeof(value) FROM plain").fetchall() == [("BLOB",)]
 
 
@@ -173,7 +185,9 @@ def test_duckdb_uuid_text_parses() -> None:
     for column in ("t", "u"):
         texts = table[column].to_pylist()
         assert ua.parse(table[column]).to_pylist() == [uuid.UUID(t) for t in texts]
-    relation = con.sql("SELECT id FROM (VALUES ('f81d4fae-7dec-11d0-a765-00a0c91e6bf6'::UUID)) v(id)")
+    relation = con.sql(
+        "SELECT id FROM (VALUES ('f81d4fae-7dec-11d0-a765-00a0c91e6bf6'::UUID)) v(id)"
+    )
     assert ua.parse(relation).to_pylist() == [uuid.UUID("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")]
 
 

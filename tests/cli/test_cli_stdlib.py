@@ -25,7 +25,7 @@ import pytest
 
 import uuidx
 
-REFERENCE = Path(__file__).parent / "data" / "cpython" / "uuid-3.14.py.txt"
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "cpython" / "uuid-3.14.py.txt"
 PY = os.path.basename(sys.executable)
 
 #: Runs the reference ``main()`` with ``sys.argv = [argv0, *args]``.
@@ -81,8 +81,7 @@ def env() -> dict[str, str]:
 
 
 def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False,
-                          env=env())
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False, env=env())
 
 
 def reference(argv0: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -161,10 +160,15 @@ def test_python_m_uuidx_behaves_as_python_m_uuid(
     args: list[str], status: int, version: Optional[int], count: int
 ) -> None:
     """``python -m uuidx ARGS`` against 3.14's ``main()`` under the name ``python -m uuidx``:
-    identical but for the module the one hint of the namespace error names."""
+    identical but for the module the one hint of the namespace error names, and the suggestion
+    for a mistyped choice (which argparse itself makes from 3.15)."""
     ours = uuidx_module(*args)
     theirs = reference(f"{PY} -m uuidx", *args)
     theirs.stderr = theirs.stderr.replace("Run 'python -m uuid -h'", "Run 'python -m uuidx -h'")
+    if "maybe you meant" not in theirs.stderr:  # argparse suggests by itself from 3.15
+        theirs.stderr = theirs.stderr.replace(
+            "invalid choice: 'uuid2' (", "invalid choice: 'uuid2', maybe you meant 'uuid8'? ("
+        )
     same_behaviour(ours, theirs, status, version, count)
 
 
@@ -196,19 +200,31 @@ def test_the_reference_is_what_it_claims() -> None:
 
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 def test_help_is_the_stdlibs_then_the_commands(flag: str) -> None:
-    """``python -m uuidx -h`` prints ``python -m uuid -h``'s help unchanged, then one
-    paragraph that names uuidx's commands; ``uuidx.main()``'s help has no such paragraph."""
+    """``python -m uuidx -h`` prints ``python -m uuid -h``'s help unchanged, then uuidx's
+    commands; ``uuidx.main()``'s help has no such addition."""
     theirs = reference(f"{PY} -m uuidx", flag)
     ours = uuidx_module(flag)
     assert theirs.returncode == ours.returncode == 0
     assert theirs.stdout.startswith(f"usage: {PY} -m uuidx [-h]")
     assert ours.stdout.startswith(theirs.stdout)
-    extra = ours.stdout[len(theirs.stdout):]
-    assert extra.startswith("\n") and "gen, inspect, convert and bounds" in extra
+    extra = ours.stdout[len(theirs.stdout) :]
+    assert extra.startswith("\ncommands:\n")
+    for command in ("gen", "inspect", "convert", "bounds"):
+        assert f"\n  {command} " in extra
     assert uuidx_main(f"{PY} -m uuid", flag).stdout == reference(f"{PY} -m uuid", flag).stdout
 
 
-def test_version_is_the_one_deliberate_addition() -> None:
+def test_uuidx_main_takes_only_what_the_stdlib_takes() -> None:
+    """``uuidx.main()`` is the stdlib's: ``-u 7`` and a mistyped choice are its usage errors,
+    word for word (the suggestion comes with 3.15's argparse, for both)."""
+    for args in (["-u", "7"], ["-u", "uuid77"]):
+        ours = uuidx_main(f"{PY} -m uuid", *args)
+        theirs = reference(f"{PY} -m uuid", *args)
+        assert ours.returncode == theirs.returncode == 2
+        assert ours.stderr == theirs.stderr and "invalid choice" in ours.stderr
+
+
+def test_version_prints_uuidxs_version() -> None:
     theirs = reference(f"{PY} -m uuidx", "--version")
     assert theirs.returncode == 2 and "unrecognized arguments: --version" in theirs.stderr
     ours = uuidx_module("--version")

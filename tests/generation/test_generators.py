@@ -101,7 +101,7 @@ def test_default_node_is_the_random_multicast_process_node(make: Callable[[], uu
 def test_v7_generator_strictly_increasing(method: str) -> None:
     g = uuidx.V7Generator(method)  # type: ignore[arg-type]
     values = [g.generate() for _ in range(50_000)]
-    assert all(type(u) is uuid.UUID for u in values[:: 1000])
+    assert all(type(u) is uuid.UUID for u in values[::1000])
     assert strictly_increasing(ints(values))
     assert all(u.version == 7 and u.variant == uuid.RFC_4122 for u in values[::997])
     batch = g.many(10_000)

@@ -57,7 +57,7 @@ def test_import_loads_no_submodule_typing_or_datetime() -> None:
 
 def test_package_attribute_reads_can_be_specialised() -> None:
     """CPython 3.11+ does not specialise attribute reads on a module that has a module-level
-    ``__getattr__``; every ``uuidx.uuid4()`` would pay for it (about 150 instructions)."""
+    ``__getattr__``; every ``uuidx.uuid4()`` would pay for it."""
     assert "__getattr__" not in vars(uuidx)
 
 

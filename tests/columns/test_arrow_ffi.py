@@ -1,5 +1,6 @@
-"""The invariants of the Arrow C data interface code in ``rust/uuidx-py/src/exact.rs`` (A1-A6
-in its last section), each exercised with pyarrow as the other side: capsule names, released
+"""The invariants of the Arrow C data interface code, ``rust/uuidx-py/src/ffi/arrow_capsule.rs``
+(invariants 1-6, the sections A1-A6 below) and the column memory of ``uuidx_core::memory::Pages``
+(A7), each exercised with pyarrow as the other side: capsule names, released
 and twice-imported capsules, streams that fail, data that a producer got wrong, slices with
 offsets, empty arrays, requested schemas, and buffers that outlive their column.
 
@@ -16,10 +17,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from arrow_cdata import Releases
+from optional import need, uuid_column
 
 import uuidx
 import uuidx.arrow as ua
-from optional import need, uuid_column
 
 pa = need("pyarrow")
 
@@ -43,15 +45,26 @@ class Returns:
 def test_capsules_of_the_wrong_name_or_kind_are_refused() -> None:
     schema, array = ua.array(ROWS).__arrow_c_array__()
     swapped = Returns(pair=(array, schema))
-    with pytest.raises(TypeError, match='must be a PyCapsule named "arrow_schema", got <capsule object "arrow_array"'):
+    with pytest.raises(
+        TypeError,
+        match='must be a PyCapsule named "arrow_schema", got <capsule object "arrow_array"',
+    ):
         ua.to_str(swapped)
-    with pytest.raises(TypeError, match=r"__arrow_c_array__\(\) of Returns must return a \(schema, array\) pair"):
+    with pytest.raises(
+        TypeError, match=r"__arrow_c_array__\(\) of Returns must return a \(schema, array\) pair"
+    ):
         ua.to_str(Returns(pair=schema))
     with pytest.raises(TypeError, match='must be a PyCapsule named "arrow_schema", got 1'):
         ua.to_str(Returns(pair=(1, 2)))
-    with pytest.raises(TypeError, match='must be a PyCapsule named "arrow_array", got <capsule object "arrow_schema"'):
+    with pytest.raises(
+        TypeError,
+        match='must be a PyCapsule named "arrow_array", got <capsule object "arrow_schema"',
+    ):
         ua.to_str(Returns(pair=(schema, schema)))
-    with pytest.raises(TypeError, match='must be a PyCapsule named "arrow_array_stream", got <capsule object "arrow_array"'):
+    with pytest.raises(
+        TypeError,
+        match='must be a PyCapsule named "arrow_array_stream", got <capsule object "arrow_array"',
+    ):
         ua.to_str(Returns(stream=array))
     # Nothing was moved out: the right pair still imports.
     assert ua.to_str(Returns(pair=(schema, array))).to_pylist() == [
@@ -67,7 +80,9 @@ def test_a_capsule_imports_once_whoever_imports_it() -> None:
     schema, array = col.__arrow_c_array__()
     twice = Returns(pair=(schema, array))
     assert ua.array(twice).to_pylist() == ROWS
-    with pytest.raises(ValueError, match="the Arrow array in the capsule was already released or imported"):
+    with pytest.raises(
+        ValueError, match="the Arrow array in the capsule was already released or imported"
+    ):
         ua.array(twice)
     # pyarrow as the consumer: it moves the schema and the array out; a second import fails
     # there, and uuidx sees the released schema.
@@ -91,11 +106,17 @@ def test_a_stream_capsule_imports_once() -> None:
 
 
 def test_exported_capsules_dropped_unimported_release_their_data() -> None:
-    for _ in range(200):
-        col = ua.uuid4(1000)
-        col.__arrow_c_array__()  # dropped at once: the capsules' destructors release
-        col.__arrow_c_schema__()
+    releases = Releases()
+    for column in (ua.uuid4(1000), ua.array(ROWS), ua.to_str(ua.array(ROWS))):
+        for _ in range(20):
+            schema, array = column.__arrow_c_array__()
+            releases.watch(schema)
+            releases.watch(array)
+            releases.watch(column.__arrow_c_schema__())
+            del schema, array  # dropped unimported: each capsule's destructor releases
     gc.collect()
+    assert releases.watched == 3 * 20 * 3
+    assert releases.released == releases.watched
 
 
 # A4: the producer's data is validated before a row is read
@@ -122,7 +143,9 @@ def test_a_stream_that_fails_reports_the_producers_error() -> None:
         raise RuntimeError("the producer broke")
 
     reader = pa.RecordBatchReader.from_batches(pa.schema([("t", pa.string())]), batches())
-    with pytest.raises(ValueError, match=r"the Arrow stream failed \(error code \d+\): .*the producer broke"):
+    with pytest.raises(
+        ValueError, match=r"the Arrow stream failed \(error code \d+\): .*the producer broke"
+    ):
         ua.parse(reader)
 
 
@@ -174,7 +197,9 @@ def test_requested_schema_chooses_extension_or_plain() -> None:
     assert pa.Array._import_from_c_capsule(schema, array).type == pa.uuid()
     schema, array = plain.__arrow_c_array__(pa.int64().__arrow_c_schema__())
     assert pa.Array._import_from_c_capsule(schema, array).type == pa.binary(16), "ignored"
-    with pytest.raises(TypeError, match='requested_schema must be a PyCapsule named "arrow_schema"'):
+    with pytest.raises(
+        TypeError, match='requested_schema must be a PyCapsule named "arrow_schema"'
+    ):
         col.__arrow_c_array__(5)
     assert pa.DataType._import_from_c_capsule(col.__arrow_c_schema__()) == pa.uuid()
     assert pa.DataType._import_from_c_capsule(plain.__arrow_c_schema__()) == pa.binary(16)

@@ -3,7 +3,7 @@ against the scalar functions row by row (hypothesis), nulls, empty columns, the 
 protocol, and the errors for every bad input class.
 
 Foreign Arrow objects are imitated by :class:`Exporter`, which hands out another object's
-capsules the way a foreign library would, so the import path (``exact.rs``) runs here too;
+capsules the way a foreign library would, so the import path (``ffi/arrow_capsule.rs``) runs here too;
 ``test_arrow_libraries.py`` does the same with the real libraries.
 """
 
@@ -193,11 +193,16 @@ def test_parse_column_equals_the_scalar_parser(rows: list[Optional[str]]) -> Non
 def test_parse_errors_name_the_row_and_the_value_shortened() -> None:
     good = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
     bad = good[:-1] + "g"
-    with pytest.raises(ValueError, match=f'^row 2: invalid UUID string "{bad}": invalid character \'g\' at position 35'):
+    with pytest.raises(
+        ValueError,
+        match=f"^row 2: invalid UUID string \"{bad}\": invalid character 'g' at position 35",
+    ):
         ua.parse([good, None, bad])
     with pytest.raises(ValueError) as info:
         ua.parse([good, "x" * 10_000])
-    assert str(info.value).startswith('row 1: invalid UUID string "xxx') and len(str(info.value)) < 300
+    assert (
+        str(info.value).startswith('row 1: invalid UUID string "xxx') and len(str(info.value)) < 300
+    )
     with pytest.raises(ValueError, match=r"row 0: invalid UUID string .*position 35"):
         ua.parse([good[:-1] + "\ud800"])  # a lone surrogate, reported, not a crash
     col = ua.parse([good, "nope", None, good.upper()], errors="null")
@@ -317,7 +322,10 @@ def test_capsule_import_path_with_a_foreign_exporter() -> None:
     assert ua.uuid5(NS, names).to_pylist() == [
         None if u is None else uuidx.uuid5(NS, str(u)) for u in rows
     ]
-    with pytest.raises(TypeError, match="names must be .* got an Arrow column of extension \"arrow.uuid\" over FixedSizeBinary\\(16\\)"):
+    with pytest.raises(
+        TypeError,
+        match='names must be .* got an Arrow column of extension "arrow.uuid" over FixedSizeBinary\\(16\\)',
+    ):
         ua.uuid5(NS, Exporter(ua.uuid4(2)))
     with pytest.raises(TypeError, match=r"uuids must be .* got an Arrow column of Timestamp"):
         ua.to_str(Exporter(ua.timestamp_ns([uuidx.uuid7()])))
@@ -369,7 +377,7 @@ def test_the_probe_tells_a_call_that_keeps_the_gil() -> None:
 
 
 def test_the_kernels_release_the_gil() -> None:
-    """The column kernels run without the GIL (the issue's contract: other threads go on while
+    """The column kernels run without the GIL (the module's contract: other threads go on while
     a million rows are made or converted)."""
     n = 1_000_000
     uuids = ua.uuid7(n)

@@ -6,10 +6,11 @@ import uuid
 from typing import Any
 
 import pytest
+from optional import need
 
 import uuidx
 
-django = pytest.importorskip("django")
+django = need("django")
 
 from django.conf import settings  # type: ignore[import-untyped]  # noqa: E402
 

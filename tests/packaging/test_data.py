@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 SPEC = Path(
-    os.environ.get("UUIDX_SHARED_SPEC", Path(__file__).resolve().parents[2] / "shared" / "spec")
+    os.environ.get("UUIDX_SHARED_SPEC", Path(__file__).resolve().parents[3] / "shared" / "spec")
 )
 FILES = (
     "rfc9562-vectors.json",

@@ -8,38 +8,47 @@ from __future__ import annotations
 import base64
 import json
 import sys
-import unittest.mock
 import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import base58
 import pytest
 import ulid
+from catalog import FORMS
 from hypothesis import given
 from hypothesis import strategies as st
+from messages import names, raises_naming
+from optional import need
 
 import uuidx
-from test_errors import names, raises_naming
-from test_hostile import ClaimsToBeUUID, FakeWithInt, OverridesInt, with_slots
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
-FORMS = [
-    "hex", "hyphenated", "urn", "braced", "base32", "ulid", "base32hex", "base58", "base62",
-    "base64url",
-]
 LENGTH = {
-    "hex": 32, "hyphenated": 36, "urn": 45, "braced": 38, "base32": 26, "ulid": 26,
-    "base32hex": 26, "base58": 22, "base62": 22, "base64url": 22,
+    "hex": 32,
+    "hyphenated": 36,
+    "urn": 45,
+    "braced": 38,
+    "base32": 26,
+    "ulid": 26,
+    "base32hex": 26,
+    "base58": 22,
+    "base62": 22,
+    "base64url": 22,
 }
 #: The forms whose text sorts as the UUIDs do (their alphabets are in ASCII order).
 SORTED = ["hex", "hyphenated", "urn", "braced", "base32", "ulid", "base32hex", "base58", "base62"]
 
 uuids = st.integers(min_value=0, max_value=(1 << 128) - 1).map(lambda i: uuid.UUID(int=i))
 #: Edges as well as random values: hypothesis draws integers near the bounds too, but make sure.
-EDGES = [uuid.UUID(int=0), uuid.UUID(int=1), uuid.UUID(int=(1 << 128) - 1),
-         uuid.UUID(int=1 << 127), uuid.UUID("01890a5d-ac96-774b-bcce-b302099a8057")]
+EDGES = [
+    uuid.UUID(int=0),
+    uuid.UUID(int=1),
+    uuid.UUID(int=(1 << 128) - 1),
+    uuid.UUID(int=1 << 127),
+    uuid.UUID("01890a5d-ac96-774b-bcce-b302099a8057"),
+]
 
 
 # --- round trips and order ------------------------------------------------------------------
@@ -85,8 +94,12 @@ def test_hex_forms_are_the_stdlibs(u: uuid.UUID) -> None:
     assert uuidx.encode(u, "hyphenated") == str(u)
     assert uuidx.encode(u, "urn") == u.urn
     assert uuidx.encode(u, "braced") == "{" + str(u) + "}"
-    for form, text in (("hex", u.hex), ("hyphenated", str(u)), ("urn", u.urn),
-                       ("braced", "{" + str(u) + "}")):
+    for form, text in (
+        ("hex", u.hex),
+        ("hyphenated", str(u)),
+        ("urn", u.urn),
+        ("braced", "{" + str(u) + "}"),
+    ):
         # The stdlib reads hex digits in either case (and its URN prefix in lower case only).
         upper = text.upper().replace("URN:UUID:", "urn:uuid:")
         assert uuidx.decode(upper, form) == u == uuid.UUID(upper)  # type: ignore[arg-type]
@@ -166,7 +179,7 @@ prefixes = st.one_of(
 
 def typeid_class() -> Any:
     """typeid-python's ``TypeID`` (it needs Python 3.10+: skipped before)."""
-    return pytest.importorskip("typeid", reason="typeid-python needs Python 3.10+").TypeID
+    return need("typeid", "typeid-python needs Python 3.10+").TypeID
 
 
 @given(prefix=prefixes, u=uuids)
@@ -240,8 +253,9 @@ DECODE_ERRORS: list[tuple[str, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("form", "bad", "fragment"), DECODE_ERRORS,
-                         ids=[f"{f}-{b!r}" for f, b, _ in DECODE_ERRORS])
+@pytest.mark.parametrize(
+    ("form", "bad", "fragment"), DECODE_ERRORS, ids=[f"{f}-{b!r}" for f, b, _ in DECODE_ERRORS]
+)
 def test_decode_errors_name_input_and_position(form: str, bad: str, fragment: str) -> None:
     message = raises_naming(ValueError, bad, uuidx.decode, bad, form)
     assert message.startswith(f"invalid {form} UUID ")
@@ -254,8 +268,11 @@ def test_decode_errors_name_input_and_position(form: str, bad: str, fragment: st
         ("base58", "1BzmjTFLHWXwiSK4y3H5i\ud800", "lone surrogate '\\ud800' at position 21"),
         ("base62", "\udfff" * 22, "lone surrogate '\\udfff' at position 0"),
         ("ulid", "01H455VB4PEX5VSKNK084SN0\udc802", "lone surrogate '\\udc80' at position 24"),
-        ("hyphenated", "f81d4fae\ud8007dec-11d0-a765-00a0c91e6bf6",
-         "expected '-' at position 8, found lone surrogate '\\ud800'"),
+        (
+            "hyphenated",
+            "f81d4fae\ud8007dec-11d0-a765-00a0c91e6bf6",
+            "expected '-' at position 8, found lone surrogate '\\ud800'",
+        ),
         ("hex", "\ud800", "expected 32 characters, found 1"),
     ],
 )
@@ -308,8 +325,11 @@ def test_typeid_rejects_bad_prefixes(prefix: str) -> None:
 
 
 def test_long_inputs_are_shortened() -> None:
-    for call in (lambda s: uuidx.decode(s, "base58"), uuidx.parse_typeid,
-                 lambda s: uuidx.typeid(s, uuid.UUID(int=0))):
+    for call in (
+        lambda s: uuidx.decode(s, "base58"),
+        uuidx.parse_typeid,
+        lambda s: uuidx.typeid(s, uuid.UUID(int=0)),
+    ):
         with pytest.raises(ValueError) as info:
             call("z" * 1_000_000)
         assert len(str(info.value)) < 400 and "zzzzzzzzzz" in str(info.value)
@@ -317,8 +337,10 @@ def test_long_inputs_are_shortened() -> None:
 
 @pytest.mark.parametrize("bad", ["Base58", "simple", "", "typeid", "base32 "])
 def test_unknown_form_lists_the_forms(bad: str) -> None:
-    for call in (lambda: uuidx.encode(uuid.UUID(int=0), bad),  # type: ignore[arg-type]
-                 lambda: uuidx.decode("0" * 32, bad)):  # type: ignore[arg-type]
+    for call in (
+        lambda: uuidx.encode(uuid.UUID(int=0), bad),  # type: ignore[arg-type]
+        lambda: uuidx.decode("0" * 32, bad),  # type: ignore[arg-type]
+    ):
         message = raises_naming(ValueError, bad, call)
         assert message.startswith("unknown form ")
         assert all(f"'{form}'" in message for form in FORMS), message
@@ -332,7 +354,8 @@ def test_form_of_the_wrong_type(bad: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", [5, None, b"1BzmjTFLHWXwiSK4y3H5iW", bytearray(b"x"), uuid.UUID(int=0), ["x"]],
+    "bad",
+    [5, None, b"1BzmjTFLHWXwiSK4y3H5iW", bytearray(b"x"), uuid.UUID(int=0), ["x"]],
     ids=lambda b: type(b).__name__,
 )
 def test_text_of_the_wrong_type(bad: object) -> None:
@@ -344,7 +367,8 @@ def test_text_of_the_wrong_type(bad: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", [5, None, "01890a5d-ac96-774b-bcce-b302099a8057", 1 << 127],
+    "bad",
+    [5, None, "01890a5d-ac96-774b-bcce-b302099a8057", 1 << 127],
     ids=lambda b: type(b).__name__,
 )
 def test_uuid_of_the_wrong_type(bad: object) -> None:
@@ -353,37 +377,9 @@ def test_uuid_of_the_wrong_type(bad: object) -> None:
     raises_naming(TypeError, bad, uuidx.typeid, "user", bad)
 
 
-# --- hostile UUID arguments, as everywhere else (see test_hostile.py) --------------------------
-
-TAKERS: list[Callable[[Any], str]] = [
-    lambda u: uuidx.encode(u, "base58"),
-    lambda u: uuidx.encode(u, "hyphenated"),
-    lambda u: uuidx.typeid("user", u),
-]
-V7 = uuid.UUID("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")
-
-
-@pytest.mark.parametrize("take", TAKERS, ids=["encode-base58", "encode-hyphenated", "typeid"])
-def test_hostile_uuid_arguments(take: Callable[[Any], str]) -> None:
-    # A subclass is read through its .int, as the stdlib's str() reads it.
-    assert take(with_slots(OverridesInt, 1)) == take(V7)
-
-    class Sub(uuid.UUID):
-        pass
-
-    assert take(Sub(int=V7.int)) == take(V7)
-    # An int that claims the class: a TypeError, never a read of uuid.UUID's slot.
-    with pytest.raises(TypeError, match="ClaimsToBeUUID"):
-        take(ClaimsToBeUUID(5))
-    # A look-alike with a valid .int is read through it; an invalid one is refused.
-    assert take(FakeWithInt(V7.int)) == take(V7)
-    with pytest.raises(TypeError, match="FakeWithInt"):
-        take(FakeWithInt(-1))
-    with pytest.raises(TypeError, match="Mock"):
-        take(unittest.mock.MagicMock(spec=uuid.UUID))
-    mock = unittest.mock.MagicMock(spec=uuid.UUID)
-    mock.int = V7.int
-    assert take(mock) == take(V7)
+# Hostile UUID arguments (subclasses, look-alikes, objects that claim the class, mocks) are
+# tested for encode and typeid with every other function that takes a UUID, over the catalogue
+# (tests/test_hostile.py).
 
 
 def test_results_are_exact_and_equal_under_the_fallback_too() -> None:

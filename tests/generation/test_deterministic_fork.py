@@ -1,0 +1,120 @@
+"""``uuidx.testing.deterministic()`` across a real ``os.fork()`` taken while other threads are
+inside bulk calls (which run with the GIL released): every child must go on making UUIDs.
+
+A child that inherited a lock held by a thread that does not exist in it would wait for ever,
+so each child gets a deadline, is killed past it, and counts as a failure: a hang fails the
+test instead of stalling the run.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import threading
+import time
+import uuid
+import warnings
+from collections.abc import Callable
+
+import pytest
+
+import uuidx
+import uuidx.arrow
+from uuidx.testing import deterministic
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
+
+#: How long a child may take: its work takes milliseconds, even on a busy machine.
+CHILD_LIMIT_S = 20.0
+CHILDREN = 30
+
+
+def _run_child(before: uuid.UUID) -> int:
+    """The child's work: every kind, single and bulk, checked. Its exit status."""
+    first = uuidx.uuid7()
+    if not first > before:
+        return 2
+    many = uuidx.uuid7_many(500)
+    if many != sorted(many) or not many[0] > first:
+        return 3
+    if len(uuidx.uuid4_bytes(64)) != 64 * 16 or len(uuidx.uuid7_bytes(64)) != 64 * 16:
+        return 4
+    uuidx.uuid4()
+    uuidx.uuid1()
+    uuidx.uuid6()
+    uuidx.uuid8()
+    if len(uuidx.arrow.uuid7(10).to_pylist()) != 10:
+        return 5
+    return 0
+
+
+def _fork_within(limit_s: float, child: Callable[[], int]) -> str | None:
+    """Forks; the child runs ``child`` and exits with its status. ``None`` if it exited with 0,
+    else what went wrong (a child still running at the deadline is killed)."""
+    with warnings.catch_warnings():
+        # Python 3.12+ warns that forking a multi-threaded process may deadlock the child:
+        # exactly what this test checks does not happen.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child: always leave through os._exit
+        code = 1
+        try:
+            code = child()
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + limit_s
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done == pid:
+            code = os.waitstatus_to_exitcode(status)
+            return None if code == 0 else f"exit status {code}"
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return f"hung for {limit_s} s"
+        time.sleep(0.002)
+
+
+def test_children_forked_while_threads_are_inside_bulk_calls_finish() -> None:
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def busy(call: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                while not stop.is_set():
+                    call()
+            except BaseException as e:  # noqa: BLE001 - reported by the test
+                errors.append(e)
+
+        return run
+
+    failures: list[str] = []
+    with deterministic(seed="fork-under-load"):
+        threads = [
+            threading.Thread(target=busy(call))
+            for call in (
+                lambda: uuidx.uuid4_bytes(50_000),
+                lambda: uuidx.uuid7_bytes(50_000),
+                lambda: uuidx.uuid7_many(5_000),
+                lambda: uuidx.arrow.uuid4(50_000),
+            )
+        ]
+        for t in threads:
+            t.start()
+        try:
+            for i in range(CHILDREN):
+                if len(failures) == 3:  # each hung child costs the whole limit
+                    break
+                time.sleep(0.003)
+                before = uuidx.uuid7()
+                failure = _fork_within(CHILD_LIMIT_S, functools.partial(_run_child, before))
+                if failure is not None:
+                    failures.append(f"child {i}: {failure}")
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+    assert not errors, errors
+    assert not failures, failures

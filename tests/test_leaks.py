@@ -1,0 +1,162 @@
+"""No call of uuidx leaks: every shape of every public callable (``tests/catalog.py``),
+success and error, on the fast path and on the full function, called many times with no other
+uuidx call in between, leaves the interpreter's allocated memory blocks and the reference
+counts of its arguments where they were.
+
+Calling each shape alone matters: pyo3 defers a decref made outside its own trampoline (the
+fast C entry points run outside it) to a pool that the next ordinary pyo3 call drains, so a
+loop that mixes calls would hide such a leak.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Optional
+
+import catalog
+import pytest
+from leakcheck import CALLS, TOLERANCE, check, growth, pymalloc_counts, watched
+
+needs_pymalloc = pytest.mark.skipif(
+    not pymalloc_counts(), reason="sys.getallocatedblocks() counts nothing (PYTHONMALLOC=malloc)"
+)
+
+
+@needs_pymalloc
+def test_the_measure_sees_one_block_and_one_reference_per_call() -> None:
+    """A leak of one block, or of one reference to an argument, per call is caught."""
+    kept: list[object] = []
+    arg = object()
+    blocks, refs = growth(lambda: kept.append(object()), None, (arg,))
+    assert blocks >= CALLS - TOLERANCE
+    kept.clear()
+    blocks, refs = growth(lambda: kept.append(arg), None, (arg,))
+    assert refs[0] == CALLS
+    kept.clear()
+    blocks, refs = growth(lambda: kept.append(ValueError("x")), None)
+    assert blocks >= CALLS - TOLERANCE
+
+
+def _raises_one_block_per_call() -> None:
+    raise KeyError(object())
+
+
+@needs_pymalloc
+def test_the_measure_sees_a_leak_through_errors() -> None:
+    kept: list[BaseException] = []
+
+    def leak() -> None:
+        try:
+            _raises_one_block_per_call()
+        except KeyError as exc:
+            kept.append(exc)
+            raise
+
+    blocks, _ = growth(leak, KeyError)
+    assert blocks >= CALLS - TOLERANCE
+
+
+@needs_pymalloc
+@pytest.mark.parametrize("pair", catalog.shapes(), ids=catalog.shape_id)
+def test_no_leak(pair: tuple[catalog.Entry, catalog.Shape]) -> None:
+    entry, shape = pair
+    check(lambda: entry.call(shape), shape.raises, watched(shape))
+
+
+# --- clock errors, under a real clock before 1970 ----------------------------------------------
+
+#: Where Debian's (and most distributions') libfaketime lives.
+FAKETIME_GLOBS = [
+    "/usr/lib/*/faketime/libfaketime.so.1",
+    "/usr/lib/faketime/libfaketime.so.1",
+    "/usr/local/lib/faketime/libfaketime.so.1",
+    "/usr/lib64/faketime/libfaketime.so.1",
+]
+
+
+def libfaketime() -> Optional[str]:
+    for pattern in FAKETIME_GLOBS:
+        found = sorted(glob.glob(pattern))
+        if found:
+            return found[0]
+    return None
+
+
+#: Every shape whose clock is the system clock, by name, as ``(entry, shape)`` labels: under a
+#: clock before 1970 each raises ClockError.
+CLOCK_CALLS = [
+    ("uuid1", "no-args"),
+    ("uuid6", "no-args"),
+    ("uuid7", "no-args"),
+    ("uuid7_str", "no-args"),
+    ("uuid1", "node="),
+    ("uuid6", "keywords"),
+    ("uuid7_many", "n"),
+    ("uuid7_str_many", "n"),
+    ("uuid7_bytes", "n"),
+    ("V7Generator.generate", "system"),
+    ("V6Generator.generate", "system"),
+    ("V1Generator.generate", "system"),
+    ("V7Generator.many", "system"),
+    ("arrow.uuid7", "n"),
+]
+
+CLOCK_SCRIPT = textwrap.dedent(
+    """
+    import json, sys, time
+    sys.path.insert(0, sys.argv[1])
+    import catalog, leakcheck, uuidx
+    assert time.time() < 0, time.time()
+    report = {}
+    for name, label in json.loads(sys.argv[2]):
+        entry = catalog.BY_NAME[name]
+        shape = next(s for s in entry.shapes if s.label == label)
+        try:
+            entry.call(shape)
+        except uuidx.ClockError as exc:
+            message = str(exc)
+        else:
+            message = None
+        blocks, refs = leakcheck.growth(
+            lambda: entry.call(shape), uuidx.ClockError, leakcheck.watched(shape)
+        )
+        report[f"{name}[{label}]"] = [message, blocks, refs]
+    print(json.dumps(report))
+    """
+)
+
+
+@needs_pymalloc
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="libfaketime is for Linux here")
+def test_clock_errors_do_not_leak() -> None:
+    """Under libfaketime (which intercepts libc's ``clock_gettime``, what the core reads), with
+    a clock in 1960: every call that reads the system clock raises ClockError, on the fast path
+    and on the full function, and none of them leaks."""
+    lib = libfaketime()
+    if lib is None:
+        if os.environ.get("UUIDX_REQUIRE_FAKETIME") == "1":
+            pytest.fail("libfaketime is missing (make test installs it as root)")
+        pytest.skip(
+            "libfaketime is not installed (apt-get install faketime; make test installs it as root)"
+        )
+    assert set(CLOCK_CALLS) <= {(e.name, s.label) for e, s in catalog.shapes()}
+    env = dict(os.environ, LD_PRELOAD=lib, FAKETIME="@1960-01-01 00:00:00")
+    proc = subprocess.run(
+        [sys.executable, "-c", CLOCK_SCRIPT, str(Path(__file__).parent), json.dumps(CLOCK_CALLS)],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report: dict[str, Any] = json.loads(proc.stdout)
+    problems = []
+    for shape, (message, blocks, refs) in report.items():
+        if message is None or "before 1970" not in message:
+            problems.append(f"{shape}: no ClockError ({message!r})")
+        if blocks >= TOLERANCE or any(abs(r) >= TOLERANCE for r in refs):
+            problems.append(f"{shape}: {blocks} blocks, references {refs} after {CALLS} calls")
+    assert not problems, "\n".join(problems)
