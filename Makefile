@@ -12,12 +12,13 @@ BIN := $(VENV)/bin
 # Wheels (make build, make wheels) and benchmarks keep [profile.release] (fat LTO).
 DEV_PROFILE ?= fast
 DEPS := $(VENV)/.deps-installed
-BENCH_VENV := benches/.venv
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-python test-spark postgres java lint lint-free-threaded demo \
-	bench bench-env bench-rust bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean
+.PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded demo \
+	docs docs-serve test-docs docs-check chromium \
+	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
+	test-asan test-miri coverage
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -45,19 +46,30 @@ wheels: ## manylinux2014 x86_64 wheels for CPython 3.9-3.15 (release, stripped) 
 test-wheels: ## Install each wheel in dist/ (and the sdist) into a clean venv of its interpreter; run the suite
 	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels
 
+# MATRIX_VERSIONS: the X.Y versions of `make test-matrix` (default: all, 3.9 to 3.15).
+MATRIX_VERSIONS ?=
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here
-	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-matrix
+	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-matrix $(MATRIX_VERSIONS)
 
-test: dev test-rust lint test-python test-spark ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest, Spark
+test: dev test-rust lint test-python test-spark test-docs ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest, Spark, the docs
 
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core
 
-PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) \
+# loom explores every interleaving of the generators' engine with up to LOOM_MAX_PREEMPTIONS
+# preemptions (each step up multiplies the run time several times). A target directory of its
+# own: --cfg loom would otherwise invalidate the ordinary build.
+LOOM_MAX_PREEMPTIONS ?= 3
+test-loom: ## Model check of the generators' lock-free engine with loom (generator/engine/model.rs)
+	RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=$(LOOM_MAX_PREEMPTIONS) CARGO_TARGET_DIR=target/loom \
+		$(CARGO) test -p uuidx-core --lib generator::engine::model
+
+PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_FAKETIME=$$(cat $(VENV)/.faketime) \
 	UUIDX_REQUIRE_ARROW=$$($(BIN)/python ci/listed.py requirements-dev.txt pyarrow) \
+	UUIDX_REQUIRE_PEERS=$$($(BIN)/python ci/listed.py requirements-dev.txt fastuuid) \
 	UUIDX_REQUIRE_JAVA=$$(cat $(VENV)/.java) $(BIN)/python -m pytest -q -p no:cacheprovider
 
-test-python: dev postgres java ## pytest over tests/, three ways: fast path, forced fallback, debug build
+test-python: dev postgres java faketime ## pytest over tests/, three ways: fast path, forced fallback, debug build
 	@echo "== pytest 1/3: optimised build (profile $(DEV_PROFILE)), fast path (exact uuid.UUID by slot stores)"
 	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) $(NOT_SPARK)
 	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int)"
@@ -69,32 +81,42 @@ test-python: dev postgres java ## pytest over tests/, three ways: fast path, for
 
 # The Spark test starts a JVM (~40 s, up to ~100 s on a busy 2-core machine): run once, not
 # in each of the three passes above. PySpark (~300 MB) goes into the main virtualenv only.
-NOT_SPARK = --ignore=tests/test_spark.py
+NOT_SPARK = --ignore=tests/columns/test_spark.py
 
 $(VENV)/.spark-deps: $(DEPS) ci/requirements-spark.txt
 	$(BIN)/python -m pip install -q -r ci/requirements-spark.txt
 	touch $@
 
-test-spark: dev java $(VENV)/.spark-deps ## The README's Spark recipe with real PySpark in local mode (tests/test_spark.py, once)
-	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_SPARK=1 $(PYTEST) tests/test_spark.py
+test-spark: dev java $(VENV)/.spark-deps ## The README's Spark recipe with real PySpark in local mode (tests/columns/test_spark.py, once)
+	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_SPARK=1 $(PYTEST) tests/columns/test_spark.py
 
-postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/test_postgres.py
+postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/integration/test_postgres.py
 	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		echo 1 > $(VENV)/.postgres; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null && echo 1 > $(VENV)/.postgres; \
 	else \
-		echo "note: no PostgreSQL server binaries and no root to install them: tests/test_postgres.py will skip"; \
+		echo "note: no PostgreSQL server binaries and no root to install them: tests/integration/test_postgres.py will skip"; \
 		echo 0 > $(VENV)/.postgres; \
 	fi
 
-java: $(DEPS) ## Make sure a Java runtime exists (apt-get as root), for tests/test_spark.py
+faketime: $(DEPS) ## Make sure libfaketime exists (apt-get as root), for the clock-error leak test in tests/test_leaks.py
+	@if ls /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1 >/dev/null 2>&1; then \
+		echo 1 > $(VENV)/.faketime; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime >/dev/null && echo 1 > $(VENV)/.faketime; \
+	else \
+		echo "note: no libfaketime and no root to install it: the clock-error leak test will skip"; \
+		echo 0 > $(VENV)/.faketime; \
+	fi
+
+java: $(DEPS) ## Make sure a Java runtime exists (apt-get as root), for tests/columns/test_spark.py
 	@if command -v java >/dev/null 2>&1; then \
 		echo 1 > $(VENV)/.java; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null && echo 1 > $(VENV)/.java; \
 	else \
-		echo "note: no Java runtime and no root to install one: tests/test_spark.py will skip"; \
+		echo "note: no Java runtime and no root to install one: tests/columns/test_spark.py will skip"; \
 		echo 0 > $(VENV)/.java; \
 	fi
 
@@ -102,9 +124,14 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 	$(BIN)/python -m pip install -q -r ci/requirements-lint.txt
 	touch $@
 
-lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy, fmt, doc, mypy --strict, stubtest, workflow schema, tests/data
+# The Python code ruff checks and formats (rules in pyproject.toml).
+RUFF_PATHS := python tests benches ci examples docs
+lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy, fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, tests/data
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) fmt --all -- --check
+	PYO3_PYTHON=$(CURDIR)/$(BIN)/python ci/msrv
+	$(BIN)/ruff check $(RUFF_PATHS)
+	$(BIN)/ruff format --check $(RUFF_PATHS)
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps -q
 	$(BIN)/python -m mypy
 	$(BIN)/python -m mypy.stubtest uuidx._core
@@ -114,36 +141,186 @@ lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy, fmt, doc, mypy --
 lint-free-threaded: ## clippy -D warnings on the bindings for free-threaded 3.14t (compile check only)
 	CARGO=$(CARGO) ci/check-free-threaded
 
-demo: dev ## Build, then generate, parse and inspect UUIDs
-	$(BIN)/python examples/demo.py
+# make demo: uuidx built into a virtualenv of its own with maturin alone (no test or dataframe
+# libraries), cargo's progress shown while the extension compiles (cargo profile fast, without
+# the incremental cache, which a one-off build never reads: less disk).
+DEMO_VENV := .venv/demo
+demo: ## Build uuidx into .venv/demo (maturin only), then generate, parse and inspect UUIDs
+	@test -n "$(VENV_TAG)" || { echo "no interpreter for PYTHON=$(PYTHON) (make ... PYTHON=/path/to/python3.X)"; exit 1; }
+	test -x $(DEMO_VENV)/bin/python || $(PYTHON_EXE) -m venv $(DEMO_VENV)
+	$(DEMO_VENV)/bin/python -m pip install -q --disable-pip-version-check "$$(grep '^maturin' requirements-dev.txt)"
+	@echo "== compiling the extension (cargo profile $(DEV_PROFILE); a few minutes the first time)"
+	VIRTUAL_ENV=$(CURDIR)/$(DEMO_VENV) CARGO_PROFILE_FAST_INCREMENTAL=false \
+		$(DEMO_VENV)/bin/maturin develop --profile $(DEV_PROFILE)
+	$(DEMO_VENV)/bin/python examples/demo.py
 
-# The benchmark environment: the peers (benches/requirements.txt) and a release build of uuidx.
-# Peers are installed here only, never into the test virtualenvs.
-bench-env: dev
-	test -x $(BENCH_VENV)/bin/python || $(PYTHON_EXE) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install -q -r benches/requirements.txt
-	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BIN)/maturin develop --release -q
+# The documentation site (mkdocs-material; its API reference by mkdocstrings from the stub and
+# the docstrings). Its tools live in a virtualenv of their own, pinned in docs/requirements.txt,
+# on DOCS_PYTHON (they need 3.11+), which also runs the examples of the pages: their outputs are
+# those of one interpreter, whatever PYTHON the rest of `make test` uses.
+DOCS_PYTHON ?= python3
+DOCS_PYTHON_EXE := $(shell ci/find-python $(DOCS_PYTHON))
+DOCS_VENV := .venv/docs
+MKDOCS = NO_MKDOCS_2_WARNING=1 $(DOCS_VENV)/bin/mkdocs
 
-bench: bench-env ## Side-by-side benchmarks against the stdlib and peers (benches/.venv)
-	$(BENCH_VENV)/bin/python benches/bench.py
+$(DOCS_VENV)/.installed: docs/requirements.txt
+	@test -n "$(DOCS_PYTHON_EXE)" || { echo "no interpreter for DOCS_PYTHON=$(DOCS_PYTHON) (3.11 or newer)"; exit 1; }
+	test -x $(DOCS_VENV)/bin/python || $(DOCS_PYTHON_EXE) -m venv $(DOCS_VENV)
+	$(DOCS_VENV)/bin/python -m pip install -q --disable-pip-version-check -r docs/requirements.txt
+	touch $@
+
+docs: $(DOCS_VENV)/.installed ## Build the documentation site into site/, strictly (a warning is an error)
+	$(MKDOCS) build --strict --site-dir site
+
+docs-serve: $(DOCS_VENV)/.installed ## Serve the documentation site at http://127.0.0.1:8000, rebuilt as you edit
+	$(MKDOCS) serve --strict --dev-addr 127.0.0.1:8000
+
+chromium: $(DOCS_VENV)/.installed ## Make sure Debian's chromium exists (apt-get as root), for docs/tests/test_site.py
+	@if command -v chromium >/dev/null 2>&1; then \
+		echo 1 > $(DOCS_VENV)/.chromium; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null && echo 1 > $(DOCS_VENV)/.chromium; \
+	else \
+		echo "note: no chromium and no root to install it: docs/tests/test_site.py will skip"; \
+		echo 0 > $(DOCS_VENV)/.chromium; \
+	fi
+
+$(VENV)/.docs-deps: $(DEPS) docs/requirements-examples.txt
+	$(BIN)/python -m pip install -q -r docs/requirements-examples.txt
+	touch $@
+
+# UPDATE_EXAMPLES=1 rewrites the outputs the pages show from what the code prints (review the diff).
+test-docs: ## The docs: every code block run (outputs checked), the site opened in headless Chromium
+	$(MAKE) --no-print-directory docs-check PYTHON=$(DOCS_PYTHON)
+
+docs-check: dev postgres docs chromium $(VENV)/.docs-deps
+	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q -p no:cacheprovider \
+		docs/tests/test_examples.py docs/tests/test_reference.py $(if $(UPDATE_EXAMPLES),--update-examples)
+	UUIDX_REQUIRE_CHROMIUM=$$(cat $(DOCS_VENV)/.chromium) $(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider \
+		docs/tests/test_site.py
+
+# The benchmark environment, one per interpreter (.venv/bench-<tag>): the peers
+# (benches/requirements.txt) and a release build of uuidx. Peers are installed here only, never
+# into the test virtualenvs, each from a wheel (no source builds: a peer is measured as its users
+# install it); one that publishes no wheel for this interpreter is left out, and named.
+BENCH_VENV := .venv/bench-$(or $(VENV_TAG),no-python)
+BENCH_PY := $(BENCH_VENV)/bin/python
+# Where `make bench` keeps each interpreter's measurement (<tag>.json) for the combined tables.
+BENCH_RESULTS ?= target/bench
+# BENCH_ARGS: more options of benches/bench.py (--only uuid4, --rounds 20, --quick: a partial
+# run is printed, not saved). The goals printed beside the ratios: ROWS:PEER=BOUND (--help).
+BENCH_GOALS ?= single:uuid_utils=0.9 single:fastuuid=1.0 list:uuid_utils=0.5 import:uuid=1.3
+# The interpreters of `make bench-all`; python3.14 and python3.15 run in the Debian chroot
+# (ci/chroot-python) when the host has no such interpreter, as does `make bench PYTHON=...`.
+BENCH_PYTHONS ?= python3.11 python3.13 python3.14 python3.15
+CHROOT_BENCH := $(if $(PYTHON_EXE),,$(filter python3.14 python3.15,$(PYTHON)))
+# `make TARGET` inside the chroot for this PYTHON, with BENCH_RESULTS bound to the host's.
+IN_CHROOT = mkdir -p $(BENCH_RESULTS) && CHROOT_BIND_RW="$(abspath $(BENCH_RESULTS)):/out" \
+	ci/chroot-python -- make --no-print-directory PYTHON=$(PYTHON) BENCH_RESULTS=/out \
+	BENCH_COMMIT=$(BENCH_COMMIT)
+# The commit measured, named in the tables (the chroot's copy of the checkout has no .git).
+BENCH_COMMIT ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# The tables are written on the host, by its default interpreter (no dependencies needed).
+REPORT_PYTHON := $(shell ci/find-python python3)
+
+$(BENCH_VENV)/.deps: benches/requirements.txt
+	@test -n "$(VENV_TAG)" || { echo "no interpreter for PYTHON=$(PYTHON) (make ... PYTHON=/path/to/python3.X)"; exit 1; }
+	test -x $(BENCH_PY) || $(PYTHON_EXE) -m venv $(BENCH_VENV)
+	$(BENCH_PY) -m pip install -q --upgrade pip
+	@$(BENCH_PY) -m pip install -q --only-binary :all: -r benches/requirements.txt 2>/dev/null || \
+	sed -e 's/#.*//' -e '/^ *$$/d' benches/requirements.txt | while read -r req; do \
+		$(BENCH_PY) -m pip install -q --only-binary :all: "$$req" >/dev/null 2>&1 || \
+		echo "note: $$req has no wheel for $$($(BENCH_PY) -V): left out of the benchmarks"; \
+	done
+	touch $@
+
+bench-env: $(BENCH_VENV)/.deps
+	VIRTUAL_ENV=$(CURDIR)/$(BENCH_VENV) $(BENCH_VENV)/bin/maturin develop --release -q
+
+ifeq ($(CHROOT_BENCH),)
+bench-measure: bench-env
+	$(BENCH_PY) benches/bench.py $(BENCH_ARGS) --commit $(BENCH_COMMIT) \
+		--save $(BENCH_RESULTS)/$(VENV_TAG).json $(BENCH_GOALS:%=--goal %)
 
 bench-instructions: bench-env ## Instructions per call (valgrind callgrind) of uuidx and the peers: stable under noise
-	$(BENCH_VENV)/bin/python benches/instructions.py
+	@command -v valgrind >/dev/null || [ "$$(id -u)" != 0 ] || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+	@# --profile names the interpreter's static functions: Debian ships their symbols in pythonX.Y-dbg.
+	@[ -z "$(findstring --profile,$(INSTRUCTIONS_ARGS))" ] || [ "$$(id -u)" != 0 ] || \
+		! dpkg -S $(PYTHON_EXE) >/dev/null 2>&1 || { dbg=python$$($(PYTHON_EXE) -c \
+		'import sys; print("%d.%d" % sys.version_info[:2])')-dbg; dpkg -s $$dbg >/dev/null 2>&1 || \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$dbg >/dev/null 2>&1 || \
+		echo "note: no $$dbg: the interpreter's static functions go unnamed"; }
+	$(BENCH_PY) benches/instructions.py $(INSTRUCTIONS_ARGS)
+else
+bench-measure:
+	$(IN_CHROOT) bench-measure BENCH_ARGS="$(BENCH_ARGS)"
 
-bench-encodings: bench-env ## Encodings and TypeID against python-ulid, base58, typeid-python; rewrites the README table
+bench-instructions:
+	$(IN_CHROOT) bench-instructions INSTRUCTIONS_ARGS="$(INSTRUCTIONS_ARGS)"
+endif
+
+bench: bench-measure ## Side-by-side benchmarks against the stdlib and peers (PYTHON=python3.14, 3.15: in the chroot)
+	$(MAKE) --no-print-directory bench-report
+
+bench-report: ## Rewrite docs/performance.md's benchmark tables from every interpreter measured (target/bench)
+	$(REPORT_PYTHON) benches/bench.py $(BENCH_GOALS:%=--goal %) --report $(BENCH_RESULTS)/*.json
+
+bench-all: ## make bench on CPython 3.11, 3.13, 3.14 and 3.15 (BENCH_PYTHONS), one table per interpreter
+	set -e; for py in $(BENCH_PYTHONS); do $(MAKE) --no-print-directory bench-measure PYTHON=$$py; done
+	$(MAKE) --no-print-directory bench-report
+
+bench-encodings: bench-env ## Encodings and TypeID against python-ulid, base58, typeid-python; rewrites docs/performance.md's table
 	$(BENCH_VENV)/bin/python benches/encodings.py
 
-bench-columns: bench-env ## Column benchmarks (uuidx.arrow vs per-row UDFs in DuckDB and Polars); rewrites the README's figures
+bench-columns: bench-env ## Column benchmarks (uuidx.arrow vs per-row UDFs in DuckDB and Polars); rewrites docs/performance.md's table
 	$(BENCH_VENV)/bin/python benches/columns.py
 
-bench-rust: ## Rust core benchmarks (criterion); rewrites the README's Rust table
+bench-rust: ## Rust core benchmarks (criterion, then bench-contention's); rewrites docs/performance.md's Rust tables
 	$(PYTHON_EXE) benches/rust_bench.py
 
-FUZZ_SECONDS ?= 60
-fuzz: ## Fuzz the core parser for FUZZ_SECONDS (cargo-fuzz + libFuzzer; installs cargo-fuzz)
-	command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
-	# RUSTC_BOOTSTRAP: cargo-fuzz passes -Z flags; --sanitizer none keeps to a stable toolchain.
-	cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run parse --sanitizer none -- -max_total_time=$(FUZZ_SECONDS)
+bench-contention: ## The lock-free v7 generator against a Mutex on 1-8 threads: throughput, p50/p99/p99.9, goals
+	$(CARGO) bench -p uuidx-core --bench contention
+
+# Sanitizers, Miri and fuzzing: nightly Rust, its toolchain and components installed by
+# ci/nightly when missing (NIGHTLY=nightly-YYYY-MM-DD pins one). Each is a stage of .ci/run.
+NIGHTLY ?= nightly
+export NIGHTLY
+
+test-asan: $(DEPS) ## pytest (ci/asan-tests.txt) against an AddressSanitizer build of the extension
+	ci/asan $(CURDIR)/$(BIN)/python
+
+# Miri runs the core's tests in an interpreter that checks every memory access, every unsafe
+# pointer and every data race. Isolation is off so that the system clock and the OS random
+# source come from the host (Miri has shims for both; isolation only forbids them). What it
+# cannot run at all (a real fork()) is #[cfg_attr(miri, ignore = "...")], and long loops are
+# shortened under cfg(miri).
+MIRI_TESTS ?= clock:: fork:: generator:: mask:: random::
+# Skipped until their loops are shortened under cfg(miri): each takes minutes there.
+MIRI_SKIP ?= a_frozen_clock_counts_ticks counting_ahead_of_a_frozen_clock_is_not_a_rollback \
+	threads_never_collide uuid8_has_122_independent_random_bits bursts_of_2_pow_k_within_one_tick \
+	eight_threads_a_million_each_no_duplicates every_method_is_strictly_increasing_on_a_frozen_clock \
+	running_ahead_of_the_clock_is_not_a_rollback
+# Miri picks one thread schedule per seed: the lock-free stack of deterministic generators
+# (installed, uninstalled and read by several threads at once) is run under three more.
+MIRI_SEEDS ?= 1..4
+MIRI_FLAGS = -Zmiri-disable-isolation $(MIRIFLAGS)
+MIRI = $(CARGO) +$(NIGHTLY) miri test -p uuidx-core
+test-miri: ## Miri over the core's generator, random, fork, clock and mask tests
+	ci/nightly miri rust-src
+	MIRIFLAGS="$(MIRI_FLAGS)" $(MIRI) --lib -- $(MIRI_TESTS) $(addprefix --skip ,$(MIRI_SKIP))
+	MIRIFLAGS="$(MIRI_FLAGS)" $(MIRI) --test fork --test mask
+	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=$(MIRI_SEEDS)" $(MIRI) --lib -- \
+		deterministic::tests::threads_install_uninstall_and_read_the_stack_at_once
+
+FUZZ_SECONDS ?= 45
+fuzz: ## Every target in fuzz/fuzz_targets/ for FUZZ_SECONDS each (cargo-fuzz, ASan); fails on a finding
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ci/fuzz
+
+# Not a stage of .ci/run (CI is near its time budget): run it by hand, read the figure.
+coverage: ## Rust (per crate) and Python coverage over cargo test + one pytest pass; HTML in target/coverage/
+	@test -n "$(PYTHON_EXE)" || { echo "no interpreter for PYTHON=$(PYTHON) (make ... PYTHON=/path/to/python3.X)"; exit 1; }
+	ci/coverage $(PYTHON_EXE)
 
 clean: ## Remove build products and virtualenvs
-	rm -rf target dist .venv $(BENCH_VENV) .pytest_cache .mypy_cache .hypothesis
+	rm -rf target dist site .venv benches/.venv .pytest_cache .mypy_cache .hypothesis

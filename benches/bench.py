@@ -8,9 +8,14 @@ make ``N`` UUIDs per call: uuidx's ``*_many``/``*_bytes`` against a loop of the 
 the garbage collector on, the result dropped as a real program would.
 
 Measured with ``benches/harness.py`` (short visits in a fresh random order each round, ratios
-paired per round, medians). Prints the table and the issue's targets, and rewrites the README
-section between the markers and ``benches/results.png``. Peers are installed in
-``benches/.venv`` only (``benches/requirements.txt``); one that is missing is left out.
+paired per round, medians). Prints the table, with the goals given as ``--goal`` beside the
+ratios, and draws ``docs/assets/benchmarks.png``; ``--save FILE`` keeps the measurement (JSON).
+``--report FILE...`` rewrites the section between the markers of ``docs/performance.md`` from
+saved measurements,
+one table per interpreter (``make bench`` saves into ``target/bench/`` and reports every
+interpreter found there; ``make bench-all`` measures CPython 3.11, 3.13, 3.14 and 3.15 first).
+Peers are installed in the benchmark virtualenv only (``benches/requirements.txt``); one that
+is missing (no wheel for an interpreter) is left out and named.
 """
 
 from __future__ import annotations
@@ -20,17 +25,18 @@ import compileall
 import datetime as dt
 import importlib
 import importlib.metadata
+import json
 import platform
 import random
+import re
 import statistics
 import subprocess
 import sys
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
-import uuidx
-from harness import Op, Results, measure, replace_section
+from harness import CHART_DIR, PAGE, Op, Results, measure, write_section
 from machine import describe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +90,8 @@ def checker(version: Optional[int] = None, text: Optional[str] = None,
 
 
 def build() -> list[Op]:
+    import uuidx
+
     mods = {name: load(name) for name in PEERS}
     mods["uuidx"] = uuidx
     text = str(uuidx.uuid7())
@@ -93,8 +101,12 @@ def build() -> list[Op]:
         ns_of["uuid_utils"] = mods["uuid_utils"].UUID(str(uuid.NAMESPACE_DNS))
     if mods["fastuuid"] is not None:
         ns_of["fastuuid"] = mods["fastuuid"].UUID(str(uuid.NAMESPACE_DNS))
-    env: dict[str, Any] = {"N": N, "name": NAME, "s": text, **{
-        key.replace(".", "_"): mod for key, mod in mods.items() if mod is not None}}
+    env: dict[str, Any] = {
+        "N": N,
+        "name": NAME,
+        "s": text,
+        **{key.replace(".", "_"): mod for key, mod in mods.items() if mod is not None},
+    }
     for key, value in ns_of.items():
         env[f"ns_{key.replace('.', '_')}"] = value
     for key in ("uuidx", "stdlib"):
@@ -116,9 +128,14 @@ def build() -> list[Op]:
     ops = []
     for version in (1, 4, 6, 7, 8):
         f = f"uuid{version}"
-        ops.append(row(f"{f}()", {c: f"{m(c)}.{f}()" for c in ["uuidx", *PEERS] if has(c, f)},
-                       checker(version)))
-    for version, f in ((3, "uuid3"), (5, "uuid5")):
+        ops.append(
+            row(
+                f"{f}()",
+                {c: f"{m(c)}.{f}()" for c in ["uuidx", *PEERS] if has(c, f)},
+                checker(version),
+            )
+        )
+    for f in ("uuid3", "uuid5"):
         expected = str(getattr(uuid, f)(uuid.NAMESPACE_DNS, NAME))
         stmts = {c: f"{m(c)}.{f}(ns_{m(c)}, name)" for c in ["uuidx", *PEERS]
                  if has(c, f) and c in ns_of}  # fmt: skip
@@ -127,27 +144,53 @@ def build() -> list[Op]:
         ops.append(row(f"{f}(namespace, name)", stmts, checker(text=expected)))
     parse = {"uuidx": "uuidx.parse(s)", "stdlib": "stdlib.UUID(s)",
              "uuid_utils": "uuid_utils.UUID(s)", "fastuuid": "fastuuid.UUID(s)"}  # fmt: skip
-    ops.append(row("parse(s)", {c: st for c, st in parse.items() if mods.get(c)},
-                   checker(text=text)))
+    ops.append(
+        row("parse(s)", {c: st for c, st in parse.items() if mods.get(c)}, checker(text=text))
+    )
     to_str = {"uuidx": "uuidx.to_str(u_uuidx)", "stdlib": "str(u_stdlib)",
               "uuid_utils": "str(u_uuid_utils)", "fastuuid": "str(u_fastuuid)"}  # fmt: skip
-    ops.append(row("to_str(u) / str(u)", {c: st for c, st in to_str.items() if mods.get(c)},
-                   checker(text=text)))
+    ops.append(
+        row(
+            "to_str(u) / str(u)",
+            {c: st for c, st in to_str.items() if mods.get(c)},
+            checker(text=text),
+        )
+    )
     for version in (4, 7):
         f = f"uuid{version}"
         stmts = {c: f"str({m(c)}.{f}())" for c in PEERS if has(c, f)}
-        ops.append(row(f"new {f} as str", {"uuidx": f"uuidx.{f}_str()", **stmts},
-                       checker(version, kind=str)))
+        ops.append(
+            row(
+                f"new {f} as str",
+                {"uuidx": f"uuidx.{f}_str()", **stmts},
+                checker(version, kind=str),
+            )
+        )
         loop = {c: f"[{m(c)}.{f}() for _ in range(N)]" for c in PEERS if has(c, f)}
-        ops.append(row(f"{f} ×{N:,} → list[UUID]", {"uuidx": f"uuidx.{f}_many(N)", **loop},
-                       checker(version, count=N)))
+        ops.append(
+            row(
+                f"{f} ×{N:,} → list[UUID]",
+                {"uuidx": f"uuidx.{f}_many(N)", **loop},
+                checker(version, count=N),
+            )
+        )
         loop = {c: f"[str({m(c)}.{f}()) for _ in range(N)]" for c in PEERS if has(c, f)}
-        ops.append(row(f"{f} ×{N:,} → list[str]", {"uuidx": f"uuidx.{f}_str_many(N)", **loop},
-                       checker(version, count=N, kind=str)))
+        ops.append(
+            row(
+                f"{f} ×{N:,} → list[str]",
+                {"uuidx": f"uuidx.{f}_str_many(N)", **loop},
+                checker(version, count=N, kind=str),
+            )
+        )
         loop = {c: f"b''.join([{m(c)}.{f}().bytes for _ in range(N)])" for c in PEERS
                 if has(c, f)}  # fmt: skip
-        ops.append(row(f"{f} ×{N:,} → bytes", {"uuidx": f"uuidx.{f}_bytes(N)", **loop},
-                       checker(version, count=N)))
+        ops.append(
+            row(
+                f"{f} ×{N:,} → bytes",
+                {"uuidx": f"uuidx.{f}_bytes(N)", **loop},
+                checker(version, count=N),
+            )
+        )
     return [op for op in ops if len(op.stmts) > 1]
 
 
@@ -155,17 +198,92 @@ def per_uuid(op: Op, ns: float) -> float:
     return ns / N if "×" in op.label else ns
 
 
-def table(ops: list[Op], results: Results) -> list[str]:
-    """The README table: ns per call (per UUID in bulk rows), and uuidx ÷ each peer."""
-    cols = [p for p in PEERS if any(p in op.stmts for op in ops)]
-    head = (["operation", "uuidx"] + cols + [f"÷ {p}" for p in cols])
-    lines = ["| " + " | ".join(head) + " |", "|:---" + "|---:" * (len(head) - 1) + "|"]
+class Goal(NamedTuple):
+    """A bound on uuidx ÷ a peer over some rows: ``ROWS:PEER=BOUND`` on the command line, rows
+    ``single`` (each single-call operation), ``list`` (each ``×N → list[UUID]`` row) or
+    ``import`` (``import uuidx`` ÷ ``import uuid``, peer ``uuid``)."""
+
+    rows: str
+    peer: str
+    bound: float
+
+    @classmethod
+    def parse(cls, text: str) -> Goal:
+        try:
+            rows, rest = text.split(":", 1)
+            peer, bound = rest.split("=", 1)
+            goal = cls(rows, peer, float(bound))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected ROWS:PEER=BOUND") from None
+        if rows not in ("single", "list", "import"):
+            raise argparse.ArgumentTypeError(f"{text!r}: ROWS is single, list or import")
+        return goal
+
+    def applies(self, label: str) -> bool:
+        if self.rows == "single":
+            return label in SINGLE
+        return self.rows == "list" and label.endswith("→ list[UUID]")
+
+    def __str__(self) -> str:
+        return f"÷ {self.peer} ≤ {self.bound:g}×"
+
+
+#: The single-call operations (``make bench-instructions`` counts these).
+SINGLE = ["uuid1()", "uuid3(namespace, name)", "uuid4()", "uuid5(namespace, name)", "uuid6()",
+          "uuid7()", "uuid8()", "parse(s)", "to_str(u) / str(u)"]  # fmt: skip
+
+
+def git_commit() -> str:
+    """The checkout's commit (``git describe --always --dirty``), or "unknown"."""
+    try:
+        done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+    except OSError:
+        return "unknown"
+    return done.stdout.strip() or "unknown"
+
+
+def summary(ops: list[Op], results: Results, rounds: int, commit: str) -> dict[str, Any]:
+    """One interpreter's measurement, as saved by ``--save`` (JSON): ns per call (per UUID in
+    bulk rows) of each candidate, and uuidx ÷ each peer with the 10th-90th percentiles."""
+    versions = {d: importlib.metadata.version(d) for d in sorted(set(DISTRIBUTIONS.values()))
+                if load(d.replace("-", "_")) is not None}  # fmt: skip
+    rows = []
     for op in ops:
-        cells = [op.label, fmt(per_uuid(op, results.median(op.label, "uuidx")))]
-        cells += [fmt(per_uuid(op, results.median(op.label, p))) if p in op.stmts else "—"
-                  for p in cols]  # fmt: skip
-        cells += [f"{results.ratio(op.label, 'uuidx', p):.2f}×" if p in op.stmts else "—"
-                  for p in cols]  # fmt: skip
+        ns = {c: per_uuid(op, results.median(op.label, c)) for c in op.stmts}
+        ratios = {p: [results.ratio(op.label, "uuidx", p),
+                      *results.ratio_spread(op.label, "uuidx", p)]
+                  for p in op.stmts if p != "uuidx"}  # fmt: skip
+        rows.append({"label": op.label, "ns": ns, "ratios": ratios})
+    return {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "when": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": describe(),
+        "commit": commit,
+        "peers": versions,
+        "missing": [p for p in PEERS if load(p) is None],
+        "rounds": rounds,
+        "rows": rows,
+    }
+
+
+def table(run: dict[str, Any], goals: list[Goal]) -> list[str]:
+    """The performance page's table of one run: ns per call (per UUID in bulk rows), uuidx ÷ each peer,
+    and the goals of each row, met or not."""
+    cols = [p for p in PEERS if any(p in row["ns"] for row in run["rows"])]
+    head = ["operation", "uuidx", *cols, *(f"÷ {p}" for p in cols)]
+    head += ["goals"] if goals else []
+    lines = ["| " + " | ".join(head) + " |", "|:---" + "|---:" * (len(head) - 1) + "|"]
+    for row in run["rows"]:
+        ratios = row["ratios"]
+        cells = [row["label"], fmt(row["ns"]["uuidx"])]
+        cells += [fmt(row["ns"][p]) if p in row["ns"] else "—" for p in cols]
+        cells += [f"{ratios[p][0]:.2f}×" if p in ratios else "—" for p in cols]
+        if goals:
+            mine = [g for g in goals if g.applies(row["label"]) and g.peer in ratios]
+            missed = [f"{g}: {ratios[g.peer][0]:.2f}×" for g in mine
+                      if ratios[g.peer][0] > g.bound]  # fmt: skip
+            cells.append("MISSED " + ", ".join(missed) if missed else "met" if mine else "")
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -174,25 +292,66 @@ def fmt(ns: float) -> str:
     return f"{ns:,.0f}" if ns >= 100 else f"{ns:.1f}"
 
 
-#: The targets of the performance issue: (rows, peer, bound on uuidx ÷ peer).
-SINGLE = ["uuid1()", "uuid3(namespace, name)", "uuid4()", "uuid5(namespace, name)", "uuid6()",
-          "uuid7()", "uuid8()", "parse(s)", "to_str(u) / str(u)"]  # fmt: skip
-TARGETS = ([(label, "uuid_utils", 1.0) for label in SINGLE]
-           + [(label, "fastuuid", 1.0) for label in SINGLE]
-           + [(f"uuid{v} ×{N:,} → list[UUID]", "uuid_utils", 0.5) for v in (4, 7)])  # fmt: skip
-
-
-def targets(ops: list[Op], results: Results) -> list[str]:
-    labels = {op.label: op for op in ops}
+def verdicts(run: dict[str, Any], goals: list[Goal]) -> list[str]:
+    """One line per goal and row it applies to: met or MISSED, with the spread of the ratio."""
     out = []
-    for label, peer, bound in TARGETS:
-        if label in labels and peer in labels[label].stmts:
-            r = results.ratio(label, "uuidx", peer)
-            lo, hi = results.ratio_spread(label, "uuidx", peer)
-            ok = "met" if r <= bound else "MISSED"
-            out.append(f"{ok:6s} {label} ÷ {peer}: {r:.2f}× (p10-p90 {lo:.2f}-{hi:.2f}), "
-                       f"target ≤ {bound}×")  # fmt: skip
+    for goal in goals:
+        if goal.rows == "import":
+            if run.get("import") is not None:
+                r = run["import"]["ratio"]
+                out.append(f"{'met' if r <= goal.bound else 'MISSED':6s} import uuidx "
+                           f"{goal}: {r:.2f}×")  # fmt: skip
+            continue
+        for row in run["rows"]:
+            if goal.applies(row["label"]) and goal.peer in row["ratios"]:
+                r, lo, hi = row["ratios"][goal.peer]
+                out.append(f"{'met' if r <= goal.bound else 'MISSED':6s} {row['label']} "
+                           f"{goal}: {r:.2f}× (p10-p90 {lo:.2f}-{hi:.2f})")  # fmt: skip
     return out
+
+
+def interpreter_section(run: dict[str, Any], goals: list[Goal]) -> list[str]:
+    """The performance page's lines of one interpreter's run: what and when, the table, the import time."""
+    peers = ", ".join(f"{d} {v}" for d, v in run["peers"].items()) or "none"
+    missing = run["missing"]
+    lines = [f"**{run['python']}**, measured on {run['when']} on {run['machine']} (uuidx "
+             f"{run['commit']}, {run['rounds']} rounds); peers: {peers}"
+             + (f"; not installable on it: {', '.join(missing)}" if missing else "") + ".",
+             "", *table(run, goals)]  # fmt: skip
+    if run.get("import") is not None:
+        imp = run["import"]
+        lines += ["", f"`import uuidx` ÷ `import uuid`: {imp['ratio']:.2f}× ({imp['uuidx_ms']:.1f} "
+                  f"ms and {imp['uuid_ms']:.1f} ms, each in a fresh interpreter, medians of paired "
+                  "rounds; `import uuidx` imports `uuid` too)."]  # fmt: skip
+    return lines
+
+
+def version_key(run: dict[str, Any]) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", run["python"].split()[-1])[:3])
+
+
+def report(paths: list[Path], goals: list[Goal]) -> int:
+    """Prints every saved run and rewrites the performance page's section, one table per interpreter."""
+    runs = sorted((json.loads(path.read_text(encoding="utf-8")) for path in paths),
+                  key=version_key)  # fmt: skip
+    if not runs:
+        print("bench.py --report: no saved measurements", file=sys.stderr)
+        return 1
+    lines = [
+        "Measured by `make bench` (`make bench-all` for every interpreter), one interpreter after "
+        "another. Each ratio is the median of the ratios of the two candidates' visits in the same round "
+        "(short visits in a fresh random order, garbage collector on; below 1: uuidx is "
+        f"faster). Times are medians in ns per call, per UUID in the ×{N:,} rows. Goals: "
+        + "; ".join(f"{g} ({g.rows})" for g in goals) + "."
+    ]  # fmt: skip
+    for run in runs:
+        section = interpreter_section(run, goals)
+        lines += ["", *section]
+        print("", *section, "", *verdicts(run, goals), sep="\n")
+    if not write_section(START, END, lines):
+        print(f"{PAGE} has no {START} ... {END} section", file=sys.stderr)
+        return 1
+    return 0
 
 
 def import_ratio(rounds: int) -> tuple[float, float, float]:
@@ -201,6 +360,8 @@ def import_ratio(rounds: int) -> tuple[float, float, float]:
     the median of the per-round ratios, and the two medians in ms. uuidx's modules are
     byte-compiled first, as ``pip install`` does and as the stdlib ships: without that (a source
     tree under ``PYTHONDONTWRITEBYTECODE``) every round would time the compiler."""
+    import uuidx
+
     compileall.compile_dir(str(Path(uuidx.__file__).parent), quiet=1)
     code = "import time; t = time.perf_counter(); import {}; print(time.perf_counter() - t)"
     times: dict[str, list[float]] = {"uuid": [], "uuidx": []}
@@ -245,42 +406,40 @@ def plot(ops: list[Op], results: Results, path: Path) -> None:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60)
-    parser.add_argument("--quick", action="store_true", help="10 rounds, no README update")
+    parser.add_argument("--quick", action="store_true", help="10 rounds, no chart")
     parser.add_argument("--only", help="operations whose label contains this text")
+    parser.add_argument("--single", action="store_true", help="the single-call operations only")
+    parser.add_argument("--goal", type=Goal.parse, action="append", default=[],
+                        metavar="ROWS:PEER=BOUND",
+                        help="a goal printed beside the ratios (ROWS: single, list, import)")  # fmt: skip
+    parser.add_argument("--save", type=Path, metavar="FILE", help="keep the measurement (JSON)")
+    parser.add_argument("--commit", default=None,
+                        help="uuidx's commit, where this is no git checkout (default: git describe)")  # fmt: skip
+    parser.add_argument("--report", nargs="*", type=Path, metavar="FILE",
+                        help="measure nothing: rewrite docs/performance.md's section from saved runs")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.report is not None:
+        return report(args.report, args.goal)
     ops = [op for op in build() if not args.only or args.only in op.label]
+    ops = [op for op in ops if not args.single or op.label in SINGLE]
+    partial = args.quick or args.only or args.single
     rounds = 10 if args.quick else args.rounds
     results = measure(ops, rounds=rounds, visit_s=0.002)
-    lines = table(ops, results)
-    if not args.only:
+    run = summary(ops, results, rounds, args.commit or git_commit())
+    if not (args.only or args.single):
         ratio, ours, theirs = import_ratio(10 if args.quick else 40)
-        lines += ["", f"`import uuidx` ÷ `import uuid`: {ratio:.2f}× ({ours:.1f} ms and "
-                  f"{theirs:.1f} ms, each in a fresh interpreter, medians of paired rounds; "
-                  "`import uuidx` imports `uuid` too)."]  # fmt: skip
-        goals = targets(ops, results) + [
-            f"{'met' if ratio <= 1.3 else 'MISSED':6s} import uuidx ÷ import uuid: {ratio:.2f}×, "
-            "target ≤ 1.3×"]  # fmt: skip
-    else:
-        goals = targets(ops, results)
-    print("\n".join(lines), "", *goals, sep="\n")
-    if args.quick or args.only:
-        return 0
-    versions = ", ".join(
-        f"{d} {importlib.metadata.version(d)}" for d in sorted(set(DISTRIBUTIONS.values()))
-        if load(d.replace("-", "_")) is not None)  # fmt: skip
-    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    header = [
-        f"Measured by `make bench` on {when}: {describe()}, CPython "
-        f"{platform.python_version()}; peers: {versions}. {rounds} rounds of short visits in a "
-        "fresh random order, garbage collector on; each ratio is the median of the ratios of "
-        "the two candidates' visits in the same round (below 1: uuidx is faster). Times are "
-        f"medians in ns per call, per UUID in the ×{N:,} rows.",
-        "",
-    ]
-    if not replace_section(ROOT / "README.md", START, END, header + lines):
-        print(f"README.md has no {START} ... {END} section", file=sys.stderr)
-        return 1
-    plot(ops, results, Path(__file__).with_name("results.png"))
+        run["import"] = {"ratio": ratio, "uuidx_ms": ours, "uuid_ms": theirs}
+    print("\n".join(interpreter_section(run, args.goal)), "", *verdicts(run, args.goal),
+          sep="\n")  # fmt: skip
+    if args.save and partial:
+        print(f"a partial run (--quick, --only, --single): not saved in {args.save}")
+    elif args.save:
+        args.save.parent.mkdir(parents=True, exist_ok=True)
+        args.save.write_text(json.dumps(run, indent=1, ensure_ascii=False) + "\n",
+                             encoding="utf-8")  # fmt: skip
+        print(f"saved in {args.save}")
+    if not partial:
+        plot(ops, results, CHART_DIR / "benchmarks.png")
     return 0
 
 

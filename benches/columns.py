@@ -2,19 +2,18 @@
 UDF in DuckDB and Polars' ``map_elements`` calling the stdlib (``uuid6.uuid7`` for v7 where
 the stdlib has none), measured in the same run.
 
-Run with ``make bench-columns`` (it builds uuidx in release mode into ``benches/.venv`` next to
+Run with ``make bench-columns`` (it builds uuidx in release mode into ``.venv/bench-<interpreter>`` next to
 pyarrow, Polars, DuckDB and uuid6 from ``benches/requirements.txt``), or directly::
 
-    benches/.venv/bin/python benches/columns.py [--rounds 7] [--no-readme]
+    .venv/bench-cpython3.11/bin/python benches/columns.py [--rounds 7] [--no-readme]
 
 uuidx makes or converts ``--rows`` rows per call (default 1,000,000); a per-row way costs the
 same per row at any size, so it runs on ``--rows / 50`` rows to keep the run short. Each round
 visits every (operation, candidate) pair once, in a fresh random order, for about a tenth of a
 second each; the garbage collector stays on. A candidate's figure is the median of its rounds,
 and a ratio is the median of the ratios taken within each round, so a noisy neighbour slows
-both sides of a ratio alike. The script prints a table and the issue's targets (met/MISSED,
-never an exit code) and rewrites the README section between the ``columns`` markers with the
-table alone.
+both sides of a ratio alike. The script prints a table and rewrites the section of
+``docs/performance.md`` between the ``columns`` markers with it.
 """
 
 from __future__ import annotations
@@ -28,22 +27,17 @@ import statistics
 import time
 import uuid
 import warnings
-from pathlib import Path
 from typing import Any, Callable
 
 import uuidx
 import uuidx.arrow as ua
-from harness import replace_section
+from harness import PAGE, write_section
 from machine import describe
 
-README = Path(__file__).resolve().parents[1] / "README.md"
 START = "<!-- columns:start (written by benches/columns.py) -->"
 END = "<!-- columns:end -->"
 NS = uuid.NAMESPACE_URL
 PEERS = ["DuckDB Python UDF", "Polars map_elements"]
-#: Throughput targets for uuidx (rows per second) and the least speed-up over each peer.
-TARGETS = {"uuid7": 100e6, "uuid4": 100e6, "uuid5": 5e6, "parse": 20e6, "to_str": 20e6}
-SPEEDUP = 20
 
 Run = Callable[[], object]
 
@@ -153,8 +147,10 @@ def measure(
     return {k: median(v) for k, v in times.items()}, {k: median(v) for k, v in speedups.items()}
 
 
-def report(ns: dict[tuple[str, str], float], speedups: dict[tuple[str, str], float], args: Any) -> list[str]:
-    """The README section: header and table."""
+def report(
+    ns: dict[tuple[str, str], float], speedups: dict[tuple[str, str], float], args: Any
+) -> list[str]:
+    """The performance page's section: header and table."""
 
     def rate(op: str, cand: str) -> float:
         """Millions of rows per second."""
@@ -166,8 +162,11 @@ def report(ns: dict[tuple[str, str], float], speedups: dict[tuple[str, str], flo
         f"{platform.python_version()}; uuidx on {args.rows:,} rows per call, the per-row ways "
         f"on {args.rows // 50:,}; medians of {args.rounds} interleaved rounds.",
         "",
-        "| operation | uuidx, M rows/s | " + " | ".join(f"{p}, M rows/s" for p in PEERS)
-        + " | " + " | ".join(f"uuidx ÷ {p} (speed-up)" for p in PEERS) + " |",
+        "| operation | uuidx, M rows/s | "
+        + " | ".join(f"{p}, M rows/s" for p in PEERS)
+        + " | "
+        + " | ".join(f"uuidx ÷ {p} (speed-up)" for p in PEERS)
+        + " |",
         "|:---|---:|" + "---:|" * (2 * len(PEERS)),
     ]
     labels = {
@@ -184,20 +183,6 @@ def report(ns: dict[tuple[str, str], float], speedups: dict[tuple[str, str], flo
     return lines
 
 
-def targets(ns: dict[tuple[str, str], float], speedups: dict[tuple[str, str], float]) -> list[str]:
-    """The issue's targets, met or MISSED (printed, not written into the README)."""
-    out = []
-    for op, target in TARGETS.items():
-        got = 1e9 / ns[op, "uuidx"]
-        ok = got >= target and all(speedups[op, p] >= SPEEDUP for p in PEERS)
-        least = min(speedups[op, p] for p in PEERS)
-        out.append(
-            f"{'met' if ok else 'MISSED':6s} {op}: {got / 1e6:,.1f} M rows/s (target ≥ "
-            f"{target / 1e6:g} M), at least {least:,.0f}× the per-row ways (target ≥ {SPEEDUP}×)"
-        )
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -211,11 +196,11 @@ def main() -> None:
         ops = operations(args.rows, args.rows // 50)
         ns, speedups = measure(ops, args.rounds, args.budget)
     lines = report(ns, speedups, args)
-    print("\n".join(lines), "", *targets(ns, speedups), sep="\n")
+    print("\n".join(lines))
     if not args.no_readme:
-        if not replace_section(README, START, END, lines):
-            raise SystemExit(f"README.md has no {START} ... {END} section")
-        print(f"wrote {README}")
+        if not write_section(START, END, lines):
+            raise SystemExit(f"{PAGE} has no {START} ... {END} section")
+        print(f"wrote {PAGE}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""A small measurement harness for side-by-side Python benchmarks, and the README writer.
+"""A small measurement harness for side-by-side Python benchmarks, and the writer of the
+documentation's performance page.
 
 How it measures, so that a noisy 2-core machine still gives ratios to trust:
 
@@ -13,7 +14,8 @@ How it measures, so that a noisy 2-core machine still gives ratios to trust:
   median time per call of each cell.
 
 Use: ``measure(ops, rounds=..., visit_s=...)`` with ``ops`` a list of :class:`Op`, then
-``Results.ratio(op, a, b)``; ``replace_section`` rewrites a README section between markers.
+``Results.ratio(op, a, b)``; ``write_section`` rewrites a section of the performance page
+(:data:`PAGE`) between markers, and the charts go to :data:`CHART_DIR`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ import timeit
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The page of the documentation site that every benchmark script writes its tables into.
+PAGE = ROOT / "docs" / "performance.md"
+#: Where the charts of that page go.
+CHART_DIR = ROOT / "docs" / "assets"
 
 
 @dataclass
@@ -108,8 +116,11 @@ def measure(
             cell = cells[i]
             cell.ns.append(cell.timer.timeit(cell.number) * 1e9 / cell.number)
         if progress and (r + 1) % max(1, rounds // 10) == 0:
-            print(f"  round {r + 1}/{rounds} ({time.perf_counter() - start:.0f} s)",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  round {r + 1}/{rounds} ({time.perf_counter() - start:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
     ns: dict[str, dict[str, list[float]]] = {}
     for cell in cells:
         ns.setdefault(cell.op.label, {})[cell.candidate] = cell.ns
@@ -126,3 +137,9 @@ def replace_section(path: Path, start: str, end: str, lines: list[str]) -> bool:
     _, tail = rest.split(end, 1)
     path.write_text(head + start + "\n" + "\n".join(lines) + "\n" + end + tail, encoding="utf-8")
     return True
+
+
+def write_section(start: str, end: str, lines: list[str]) -> bool:
+    """Replaces the section between ``start`` and ``end`` of the performance page (:data:`PAGE`)
+    with ``lines``; ``False`` (page unchanged) when a marker is missing."""
+    return replace_section(PAGE, start, end, lines)

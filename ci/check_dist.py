@@ -71,7 +71,9 @@ def auditwheel_tag(wheel: Path) -> str:
     """The policy ``auditwheel show`` finds the wheel consistent with."""
     proc = subprocess.run(
         [sys.executable, "-m", "auditwheel", "show", str(wheel)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     m = re.search(r'consistent with the\s+following platform tag:\s+"([^"]+)"', proc.stdout)
     if proc.returncode != 0 or not m:
@@ -125,11 +127,13 @@ def check_sdist(sdist: Path, version: str, errors: list[str]) -> None:
     for path in required:
         if f"{top}/{path}" not in names:
             errors.append(f"{sdist.name}: no {path}")
-    tests = sorted(n for n in names if re.fullmatch(rf"{top}/tests/test_\w+\.py", n))
+    tests = sorted(n for n in names if re.fullmatch(rf"{top}/tests/(\w+/)?test_\w+\.py", n))
     if not tests:
-        errors.append(f"{sdist.name}: no tests/test_*.py")
-    print(f"check_dist: {sdist.name}: License-Expression {EXPRESSION}, "
-          f"{len(tests)} test files, tests/data/ ({len(DATA)} files)")
+        errors.append(f"{sdist.name}: no tests/test_*.py or tests/*/test_*.py")
+    print(
+        f"check_dist: {sdist.name}: License-Expression {EXPRESSION}, "
+        f"{len(tests)} test files, tests/data/ ({len(DATA)} files)"
+    )
 
 
 def main(dist: Path) -> int:
@@ -143,7 +147,9 @@ def main(dist: Path) -> int:
             errors.append(f"expected one {cp} wheel in {dist}, found {[w.name for w in mine]}")
             continue
         check_wheel(mine[0], py, version, errors)
-    extra = [w.name for w in wheels if not any(f"-cp3{p.split('.')[1]}-" in w.name for p in VERSIONS)]
+    extra = [
+        w.name for w in wheels if not any(f"-cp3{p.split('.')[1]}-" in w.name for p in VERSIONS)
+    ]
     if extra:
         errors.append(f"unexpected wheels in {dist}: {extra}")
     sdists = sorted(dist.glob("*.tar.gz"))
@@ -153,8 +159,10 @@ def main(dist: Path) -> int:
         check_sdist(sdists[0], version, errors)
     for error in errors:
         print(f"check_dist: ERROR: {error}", file=sys.stderr)
-    print(f"check_dist: {len(wheels)} wheels and {len(sdists)} sdist: "
-          + ("all checks passed" if not errors else f"{len(errors)} problems"))
+    print(
+        f"check_dist: {len(wheels)} wheels and {len(sdists)} sdist: "
+        + ("all checks passed" if not errors else f"{len(errors)} problems")
+    )
     return 1 if errors else 0
 
 

@@ -70,14 +70,18 @@ def find_host_python(version: str) -> Optional[str]:
     """The host's interpreter for ``version`` (X.Y), or None."""
     proc = subprocess.run(
         [str(REPO / "ci/find-python"), f"python{version}"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     exe = proc.stdout.strip()
     if proc.returncode != 0 or not exe:
         return None
     check = subprocess.run(
         [exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     return exe if check.stdout.strip() == version else None
 
@@ -98,7 +102,9 @@ def finish_row(row: Row, out: Path, rc: int, started: float) -> Row:
     """Fill ``row`` from a suite's exit status and its ``out`` folder (steps, junit.xml)."""
     row.seconds = time.monotonic() - started
     interpreter = out / "interpreter.log"
-    if interpreter.exists():  # "Python 3.14.10 (main, Oct 26 2026, ...)"
+    if not interpreter.exists():
+        row.note = f"no results in {out} (the suite wrote none there)"
+    else:  # "Python 3.14.10 (main, Oct 26 2026, ...)"
         words = interpreter.read_text().split()
         if len(words) > 1 and words[0] == "Python":
             row.label = words[1] + (" (sdist)" if row.label == "sdist" else "")
@@ -145,8 +151,9 @@ def run_logged(
     return proc.wait(), last
 
 
-def chroot_row(row: Row, inner: list[str], out: Path, started: float,
-               dist: Optional[Path] = None) -> Row:
+def chroot_row(
+    row: Row, inner: list[str], out: Path, started: float, dist: Optional[Path] = None
+) -> Row:
     """``inner`` run in the chroot, with ``out`` at /out (and ``dist`` at /dist); a root that
     cannot be provisioned makes a skipped row, with ci/chroot-python's reason."""
     env = dict(os.environ, CHROOT_BIND_RW=f"{out}:/out")
@@ -155,9 +162,7 @@ def chroot_row(row: Row, inner: list[str], out: Path, started: float,
         binds.append(f"{Path(os.environ['UV']).parent}:/opt/ci-tools")
         inner = ["env", "UV=/opt/ci-tools/uv", *inner]
     env["CHROOT_BIND_RO"] = " ".join(binds)
-    rc, last = run_logged(
-        [str(REPO / "ci/chroot-python"), "--", *inner], f"[{row.label}]", env=env
-    )
+    rc, last = run_logged([str(REPO / "ci/chroot-python"), "--", *inner], f"[{row.label}]", env=env)
     if rc == CANNOT_PROVISION:
         row.result, row.note = "skipped", last.replace("chroot-python: ", "")
         row.seconds = time.monotonic() - started
@@ -307,7 +312,9 @@ def test_sdist(dist: Path, out: Path) -> Row:
     sdists = sorted(dist.glob("uuidx-*.tar.gz"))
     started = time.monotonic()
     if len(sdists) != 1:
-        return Row("sdist", str(dist), "FAILED", f"expected one sdist in dist/, found {len(sdists)}")
+        return Row(
+            "sdist", str(dist), "FAILED", f"expected one sdist in dist/, found {len(sdists)}"
+        )
     exe = find_host_python_any()
     src = out / "src"
     with tarfile.open(sdists[0]) as tar:
@@ -335,8 +342,15 @@ def print_table(title: str, rows: list[Row]) -> None:
 
     header = ("interpreter", "tested", "result", "passed", "failed", "skipped", "time")
     lines = [
-        (r.label, r.where, r.result + (f" ({r.note})" if r.note else ""),
-         num(r.passed), num(r.failed), num(r.skipped), f"{r.seconds:.0f} s")
+        (
+            r.label,
+            r.where,
+            r.result + (f" ({r.note})" if r.note else ""),
+            num(r.passed),
+            num(r.failed),
+            num(r.skipped),
+            f"{r.seconds:.0f} s",
+        )
         for r in rows
     ]
     widths = [max(len(str(x)) for x in col) for col in zip(header, *lines)]
@@ -350,22 +364,27 @@ def print_table(title: str, rows: list[Row]) -> None:
     skipped = sum(r.skipped or 0 for r in rows)
     bad = [r.label for r in rows if not r.ok]
     not_run = [r.label for r in rows if r.result == "skipped"]
-    print(f"interpreters: {len(rows) - len(bad) - len(not_run)} passed, {len(bad)} failed, "
-          f"{len(not_run)} skipped (not provisioned)")
+    print(
+        f"interpreters: {len(rows) - len(bad) - len(not_run)} passed, {len(bad)} failed, "
+        f"{len(not_run)} skipped (not provisioned)"
+    )
     print(f"{title.split()[0]} {passed} passed, {failed} failed, {skipped} skipped")
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=["test-matrix", "test-wheels"])
-    parser.add_argument("versions", nargs="*", default=list(VERSIONS),
-                        help="X.Y versions (default: 3.9 to 3.15)")
+    parser.add_argument(
+        "versions", nargs="*", default=list(VERSIONS), help="X.Y versions (default: 3.9 to 3.15)"
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
     # uv (ci/tools) for the virtualenvs: ci/suite and ci/wheel-suite use it when UV is set.
     tools = subprocess.run(
         [str(REPO / "ci/tools"), os.environ.get("PYTHON", "python3")],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if tools.returncode == 0 and (Path(tools.stdout.strip()) / "uv").exists():
         os.environ["UV"] = str(Path(tools.stdout.strip()) / "uv")
@@ -375,8 +394,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         rows = test_matrix(args)
     else:
         rows = test_wheels(args)
-    print_table(f"{args.command}: CPython {args.versions[0]} to {args.versions[-1]} "
-                f"({time.monotonic() - started:.0f} s)", rows)
+    print_table(
+        f"{args.command}: CPython {args.versions[0]} to {args.versions[-1]} "
+        f"({time.monotonic() - started:.0f} s)",
+        rows,
+    )
     return 0 if all(r.ok for r in rows) else 1
 
 
