@@ -1,13 +1,15 @@
-"""`make demo`: uuidx generating, parsing and inspecting UUIDs."""
+"""`make demo`: uuidx generating, parsing and inspecting UUIDs, then what to run next."""
 
 from __future__ import annotations
 
+import os
 import pickle
+import sys
 import uuid
 from datetime import datetime, timezone
 
 import uuidx
-from uuidx.__main__ import describe
+from uuidx.cli import describe
 
 
 def show(label: str, value: object) -> None:
@@ -19,9 +21,18 @@ def main() -> None:
     for name in ("uuid1", "uuid4", "uuid6", "uuid7", "uuid8"):
         u = getattr(uuidx, name)()
         show(f"uuidx.{name}()", f"{u}  type is uuid.UUID: {type(u) is uuid.UUID}")
-    show("uuidx.uuid3(NAMESPACE_DNS, 'www.example.com')", uuidx.uuid3(uuidx.NAMESPACE_DNS, "www.example.com"))
-    show("uuidx.uuid5(NAMESPACE_DNS, 'www.example.com')", uuidx.uuid5(uuidx.NAMESPACE_DNS, "www.example.com"))
-    show("uuidx.uuid8_name(NAMESPACE_DNS, ..., 'sha256')", uuidx.uuid8_name(uuidx.NAMESPACE_DNS, "www.example.com"))
+    show(
+        "uuidx.uuid3(NAMESPACE_DNS, 'www.example.com')",
+        uuidx.uuid3(uuidx.NAMESPACE_DNS, "www.example.com"),
+    )
+    show(
+        "uuidx.uuid5(NAMESPACE_DNS, 'www.example.com')",
+        uuidx.uuid5(uuidx.NAMESPACE_DNS, "www.example.com"),
+    )
+    show(
+        "uuidx.uuid8_name(NAMESPACE_DNS, ..., 'sha256')",
+        uuidx.uuid8_name(uuidx.NAMESPACE_DNS, "www.example.com"),
+    )
     burst = [uuidx.uuid7() for _ in range(5)]
     show("5 x uuid7(): strictly increasing", all(a < b for a, b in zip(burst, burst[1:])))
     gen = uuidx.V7Generator("counter", 42)
@@ -61,6 +72,25 @@ def main() -> None:
     show("uuid7_bounds(2026-01-01, 2026-01-02)", f"{lo} .. {hi}")
     v6 = uuidx.uuid6()
     show("v6_to_v1(uuid6())", f"{v6} -> {uuidx.v6_to_v1(v6)}")
+    next_steps(u7)
+
+
+def next_steps(u: uuid.UUID) -> None:
+    """How to go on with the virtualenv this demo ran in."""
+    venv = os.path.relpath(sys.prefix)
+    steps = [
+        (f"source {venv}/bin/activate", "use it in this shell ('deactivate' leaves it)"),
+        ("python -c 'import uuidx; print(uuidx.uuid7())'", ""),
+        ("python -m uuidx gen -u 7 -C 3 -f base58", "the command line"),
+        (f"python -m uuidx inspect {u}", ""),
+        (f"{venv}/bin/python your_script.py", "or without activating it"),
+        ("make test", "every test (installs the test libraries)"),
+        ("make docs-serve", "the documentation, at http://127.0.0.1:8000"),
+    ]
+    width = max(len(command) for command, _ in steps)
+    print(f"\n== next: uuidx is installed in the virtualenv {venv}/")
+    for command, note in steps:
+        print(f"  {command:<{width}}  # {note}" if note else f"  {command}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ or as their 16 bytes (``pa.array(ids).cast(pa.binary())``, column ``key``); keep
 need.
 
 Run it with ``python examples/spark_uuid5.py`` (needs ``pyspark``, ``pyarrow`` and Java 17+;
-``make test`` runs it through ``tests/test_spark.py``). ``--json`` prints every row as JSON.
+``make test`` runs it through ``tests/columns/test_spark.py``). ``--json`` prints every row as JSON.
 """
 
 from __future__ import annotations
