@@ -7,10 +7,10 @@
 //! (`arrow_schema::ffi`, `arrow_data::ffi`, `arrow_array::ffi_stream`), never redeclared here
 //! ([`arrow_import`] reads an array's private members through the C layout, checked against
 //! arrow-rs's struct).
-//! Exporting needs no unsafe code: `arrow.rs` puts an arrow-rs struct in a capsule that owns it,
-//! whose destructor releases it unless a consumer moved it out. Importing, reading a stream and
-//! lending a column's bytes through the buffer protocol do need it, and are done here. What they
-//! rely on:
+//! Exporting needs no unsafe code: `arrow/arrays.rs` puts an arrow-rs struct in a capsule that
+//! owns it, whose destructor releases it unless a consumer moved it out. Importing, reading a
+//! stream and lending a column's bytes through the buffer protocol do need it, and are done
+//! here. What they rely on:
 //!
 //! 1. A capsule is read only after its name is checked: one named "arrow_schema" points to an
 //!    aligned, initialised `ArrowSchema`, "arrow_array" to an `ArrowArray`, "arrow_array_stream"
@@ -31,7 +31,7 @@
 //!    array is described by the schema it came with (the pair one `__arrow_c_array__` call
 //!    returned, or the schema of its stream): buffer lengths are computed from that type,
 //!    trusting the producer's memory as the interface does. The data is `ArrayData` built
-//!    without validation; `arrow.rs` validates it (`validate_data`: buffer sizes, offsets,
+//!    without validation; `arrow/input.rs` validates it (`validated`: buffer sizes, offsets,
 //!    views, null counts) before any kernel reads a row.
 //! 5. A stream's callbacks are called only while it is live (`release` set), on the struct this
 //!    module owns, from one thread at a time; `get_last_error`'s string is copied at once,
