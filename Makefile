@@ -295,7 +295,7 @@ test-asan: $(DEPS) ## pytest (ci/asan-tests.txt) against an AddressSanitizer bui
 # source come from the host (Miri has shims for both; isolation only forbids them). What it
 # cannot run at all (a real fork()) is #[cfg_attr(miri, ignore = "...")], and long loops are
 # shortened under cfg(miri).
-MIRI_TESTS ?= clock:: fork:: generator:: mask:: random::
+MIRI_TESTS ?= clock:: fork:: generator:: mask:: random:: memory::tests::zeroed_
 # Skipped until their loops are shortened under cfg(miri): each takes minutes there.
 MIRI_SKIP ?= a_frozen_clock_counts_ticks counting_ahead_of_a_frozen_clock_is_not_a_rollback \
 	threads_never_collide uuid8_has_122_independent_random_bits bursts_of_2_pow_k_within_one_tick \
@@ -306,7 +306,7 @@ MIRI_SKIP ?= a_frozen_clock_counts_ticks counting_ahead_of_a_frozen_clock_is_not
 MIRI_SEEDS ?= 1..4
 MIRI_FLAGS = -Zmiri-disable-isolation $(MIRIFLAGS)
 MIRI = $(CARGO) +$(NIGHTLY) miri test -p uuidx-core
-test-miri: ## Miri over the core's generator, random, fork, clock and mask tests
+test-miri: ## Miri over the core's generator, random, fork, clock, mask and zeroed-memory tests
 	ci/nightly miri rust-src
 	MIRIFLAGS="$(MIRI_FLAGS)" $(MIRI) --lib -- $(MIRI_TESTS) $(addprefix --skip ,$(MIRI_SKIP))
 	MIRIFLAGS="$(MIRI_FLAGS)" $(MIRI) --test fork --test mask

@@ -9,6 +9,9 @@
 //! A count under the bound can still fail with the allocator's own error when memory is in
 //! use elsewhere; a count over it never touches memory.
 //!
+//! Buffers that a count sizes are allocated fallibly ([`zeroed_vec`]), so that running out of
+//! memory is an error the caller reports, not an abort.
+//!
 //! Large columns get pages of their own ([`Pages`]): an anonymous private mapping, zero-filled
 //! by the kernel and, where Linux allows it, backed by transparent huge pages, so that a new
 //! column costs one page fault per 2 MiB instead of one per 4 KiB.
@@ -96,6 +99,47 @@ fn cgroup_limit_bytes() -> Option<u64> {
         }
     }
     limits.into_iter().min()
+}
+
+/// Types whose all-zero bytes are a valid value (`false`, `0`), for [`zeroed_vec`].
+///
+/// # Safety
+/// Only for such types.
+pub unsafe trait Zeroable: Sized {}
+// SAFETY: zero bytes are `false` and `0`.
+unsafe impl Zeroable for bool {}
+// SAFETY: as above.
+unsafe impl Zeroable for i64 {}
+
+/// `len` zero values, or `None` where they cannot be had (no memory, or more bytes than the
+/// address space holds), never an abort: allocated zeroed (`calloc`), so a large vector comes
+/// as fresh pages that the kernel zeroes when first touched, instead of being written whole
+/// before use.
+///
+/// Invariant: the vector is made from an allocation of the global allocator with the layout of
+/// `[T; len]`, as `Box<[T]>` requires, whose values are initialised because zero bytes are a
+/// `T` ([`Zeroable`]).
+///
+/// # Examples
+/// ```
+/// use uuidx_core::memory::zeroed_vec;
+/// assert_eq!(zeroed_vec::<i64>(3), Some(vec![0, 0, 0]));
+/// assert_eq!(zeroed_vec::<bool>(usize::MAX), None);
+/// ```
+#[must_use]
+pub fn zeroed_vec<T: Zeroable>(len: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(len).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: a non-zero size; the pointer, if not NULL, is an allocation of the global
+    // allocator with the layout of `[T; len]`, as `Box<[T]>` requires, whose `len` values are
+    // initialised: zero bytes are a `T` (`Zeroable`).
+    unsafe {
+        let pointer = std::alloc::alloc_zeroed(layout).cast::<T>();
+        (!pointer.is_null())
+            .then(|| Box::from_raw(core::ptr::slice_from_raw_parts_mut(pointer, len)).into_vec())
+    }
 }
 
 /// Buffers of at least this many bytes get pages of their own ([`Pages::zeroed`]): the size
@@ -248,6 +292,20 @@ mod tests {
         }
         // 16 TB of UUIDs is beyond every machine this runs on.
         assert!(check_bulk(1_000_000_000_000, 16).is_err());
+    }
+
+    #[test]
+    fn zeroed_vectors_are_zeroed_and_sized() {
+        assert_eq!(zeroed_vec::<i64>(0), Some(Vec::new()));
+        assert_eq!(zeroed_vec::<i64>(1000), Some(vec![0; 1000]));
+        assert_eq!(zeroed_vec::<bool>(17), Some(vec![false; 17]));
+    }
+
+    #[test]
+    fn zeroed_vectors_beyond_the_address_space_are_none() {
+        assert_eq!(zeroed_vec::<i64>(usize::MAX), None);
+        assert_eq!(zeroed_vec::<bool>(usize::MAX), None);
+        assert_eq!(zeroed_vec::<i64>(usize::MAX / 8 + 1), None);
     }
 
     #[test]

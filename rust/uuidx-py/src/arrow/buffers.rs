@@ -6,8 +6,8 @@ use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer
 use arrow_schema::ArrowError;
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
+use uuidx_core::memory::{zeroed_vec, Zeroable};
 
-use crate::ffi;
 use crate::signals;
 
 pub(super) fn invalid(what: &str, err: &ArrowError) -> PyErr {
@@ -19,8 +19,8 @@ pub(super) fn no_memory(what: &str, len: usize) -> PyErr {
 }
 
 /// A zeroed vector of `len` items, or `MemoryError`.
-pub(super) fn zeroed<T: ffi::Zeroable>(len: usize, what: &str) -> PyResult<Vec<T>> {
-    ffi::zeroed_vec(len).ok_or_else(|| no_memory(what, len))
+pub(super) fn zeroed<T: Zeroable>(len: usize, what: &str) -> PyResult<Vec<T>> {
+    zeroed_vec(len).ok_or_else(|| no_memory(what, len))
 }
 
 /// The validity bitmap of `valid` (`None` when every row is valid), or `MemoryError`.

@@ -9,7 +9,6 @@
 //!   3.14);
 //! - [`capi`]: the small C-API helpers (ASCII strings, integer checks, buffers);
 //! - [`bulk_objects`]: lists and `bytes` of bulk calls, and the cycle collector's pause;
-//! - [`zeroed`]: fallible zero-filled vectors;
 //! - [`fast_call`]: C entry points that bypass pyo3's argument handling, with the safe bodies
 //!   they run in [`fast_bodies`];
 //! - [`arrow_capsule`]: Arrow PyCapsules and streams, and the buffer protocol of columns, with
@@ -26,7 +25,6 @@ pub mod fast_bodies;
 mod fast_call;
 mod int_digits;
 mod uuid_object;
-mod zeroed;
 
 pub use arrow_capsule::{
     import_array, import_field, import_stream, ReadOnlyBytes, ARRAY_CAPSULE, SCHEMA_CAPSULE,
@@ -38,4 +36,3 @@ pub use fast_call::{
     FastError, FastFunction, FastResult,
 };
 pub use uuid_object::{exact_uuid_int, new_uuid, UuidType};
-pub use zeroed::{zeroed_vec, Zeroable};
