@@ -17,11 +17,9 @@
 //! compare-and-swap fails, the state another thread installed may be newer than the reading:
 //! the retry counts on from it and is handed no reading at all ([`Tick::Overtaken`]), so no
 //! generator can compare a stale reading with a newer key: it neither proves a rollback nor
-//! moves the timestamp, and no retry reads the clock again. (A state found to have moved on
-//! when it is loaded again after the reading is treated the same way, without spending a
-//! compare-and-swap to learn it.) A fresh reading comes only with the variants that may use
-//! it, wrapped in a [`Reading`] that only the engine makes. Hence, in the order of the
-//! successful compare-and-swaps:
+//! moves the timestamp, and no retry reads the clock again. A fresh reading comes only with
+//! the variants that may use it, wrapped in a [`Reading`] that only the engine makes. Hence,
+//! in the order of the successful compare-and-swaps:
 //!
 //! - every key is greater than the one before, except a [`Tick::Reset`], installed only by a
 //!   step whose reading is more than the allowance behind a reading taken before it;
@@ -430,14 +428,14 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
     pub(crate) fn advance<T>(&self, mut next: impl FnMut(&Step) -> Result<(u128, T)>) -> Result<T> {
         let epoch = self.fork.epoch();
         let forked = epoch != self.cells.fork_seen();
-        // The state first: its anchor must be a reading taken before this one.
+        // The state first: its anchor must be a reading taken before this one. If the state
+        // moves on before the compare-and-swap, that fails and the retry is `Overtaken`; if
+        // it succeeds, the state was installed before the reading. (A second load after the
+        // reading would learn of a move one compare-and-swap sooner, at the price of a
+        // 128-bit load in every call.)
         let mut state = self.cells.load();
         let now = Reading(self.base.ticks(self.clock.now_unix_ns()?));
-        // A state that moved on meanwhile was installed after the reading: count on from it
-        // (as after a lost compare-and-swap, which this spares).
-        let current = self.cells.load();
-        let mut fresh = current == state;
-        state = current;
+        let mut fresh = true;
         let cap = self.cap;
         let mut backoff = Backoff::default();
         loop {
