@@ -279,7 +279,7 @@ bench-columns: bench-env ## Column benchmarks (uuidx.arrow vs per-row UDFs in Du
 bench-rust: ## Rust core benchmarks (criterion, then bench-contention's); rewrites docs/performance.md's Rust tables
 	$(PYTHON_EXE) benches/rust_bench.py
 
-bench-contention: ## The lock-free v7 generator against a Mutex on 1-8 threads: throughput, p50/p99/p99.9, goals
+bench-contention: ## The lock-free v7 generator against a Mutex on 1-16 threads: throughput, p50/p99/p99.9, goals
 	$(CARGO) bench -p uuidx-core --bench contention
 
 # Sanitizers, Miri and fuzzing: nightly Rust, its toolchain and components installed by

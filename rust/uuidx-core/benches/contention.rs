@@ -1,4 +1,4 @@
-//! The lock-free v7 generator against a mutex-based reference, on 1, 2, 4 and 8 threads
+//! The lock-free v7 generator against a mutex-based reference, on 1, 2, 4, 8 and 16 threads
 //! sharing one generator (RFC 9562 §6.2, Method 1 with a 42-bit counter for both, the same
 //! clock and the same randomness per UUID): throughput, and the latency of single calls.
 //!
@@ -7,7 +7,9 @@
 //! a noisy stretch of the machine weighs on both. Throughput visits run untimed calls and
 //! take the wall time of the batch; latency visits time every call with `Instant`. A ratio
 //! is the median over rounds of the ratio within a round. With `UUIDX_CONTENTION_JSON=path`
-//! the figures are also written there as JSON (for `benches/rust_bench.py`).
+//! the figures are also written there as JSON (for `benches/rust_bench.py`);
+//! `UUIDX_CONTENTION_THREADS=1,2,4,8,16,32` sets the thread counts (on a machine with more
+//! cores, or to see the effect of threads outnumbering them).
 //!
 //! These are measurements, not assertions: nothing here fails on a slow machine.
 
@@ -66,7 +68,8 @@ impl MutexV7 {
     }
 }
 
-const THREADS: [usize; 4] = [1, 2, 4, 8];
+/// The thread counts measured unless `UUIDX_CONTENTION_THREADS` names others.
+const THREADS: [usize; 5] = [1, 2, 4, 8, 16];
 /// Rounds per thread count; each visits both generators once for throughput and once for
 /// latency.
 const ROUNDS: usize = 15;
@@ -268,8 +271,26 @@ fn verdict(met: bool) -> &'static str {
     }
 }
 
+/// The thread counts of this run.
+fn thread_counts() -> Vec<usize> {
+    if let Ok(list) = std::env::var("UUIDX_CONTENTION_THREADS") {
+        return list
+            .split(',')
+            .map(|t| match t.trim().parse() {
+                Ok(n) if n > 0 => n,
+                _ => panic!("UUIDX_CONTENTION_THREADS: {t:?} is not a thread count"),
+            })
+            .collect();
+    }
+    if quick() {
+        vec![1, 2]
+    } else {
+        THREADS.to_vec()
+    }
+}
+
 fn main() {
-    let threads: &[usize] = if quick() { &[1, 2] } else { &THREADS };
+    let threads = &thread_counts();
     let rows: Vec<Row> = threads
         .iter()
         .map(|&t| {
