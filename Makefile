@@ -126,8 +126,9 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 
 # The Python code ruff checks and formats (rules in pyproject.toml).
 RUFF_PATHS := python tests benches ci examples docs
-lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy, fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, tests/data
+lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy (debug and release), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, tests/data
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
+	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets --release -- -D warnings
 	$(CARGO) fmt --all -- --check
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python ci/msrv
 	$(BIN)/ruff check $(RUFF_PATHS)

@@ -388,6 +388,10 @@ pub fn exact_uuid_int(obj: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
 /// [`exact_uuid_int`]).
 #[cfg(not(any(Py_GIL_DISABLED, debug_assertions)))]
 #[inline]
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "one signature for both builds: the other reads through the descriptor, which can fail"
+)]
 fn read_int_slot(
     t: &UuidType,
     obj: &Bound<'_, PyAny>,
