@@ -49,10 +49,22 @@ mod cpython {
     use super::{ffi, Borrowed, PyAny, PyResult, Python, Read};
     use pyo3::prelude::*;
 
-    #[cfg(not(Py_3_14))]
-    extern "C" {
-        fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+    /// Declares `_PyLong_New`, linked on Windows to the DLL pyo3 links by `raw-dylib`
+    /// (`uuidx_dll`, from build.rs): pyo3 emits no import library there, so a declaration
+    /// without a `link` attribute has nothing to resolve against.
+    macro_rules! declare_py_long_new {
+        ($($dll:literal)*) => {
+            #[cfg(not(Py_3_14))]
+            $(#[cfg_attr(uuidx_dll = $dll, link(name = $dll, kind = "raw-dylib"))])*
+            extern "C" {
+                fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+            }
+        };
     }
+    declare_py_long_new!(
+        "python39" "python39_d" "python310" "python310_d" "python311" "python311_d"
+        "python312" "python312_d" "python313" "python313_d" "python313t" "python313t_d"
+    );
 
     const BITS: u32 = 30;
     /// Digits after the header and one word (invariant 2).
