@@ -63,6 +63,7 @@ fn realtime_ns() -> Result<u64> {
 }
 
 /// Nanoseconds since 1970 of a `timespec` (seconds, and nanoseconds from 0 to 999 999 999).
+#[cfg(any(unix, test))]
 #[inline]
 fn from_timespec(sec: i64, nsec: i64) -> Result<u64> {
     let ns = i128::from(sec) * 1_000_000_000 + i128::from(nsec);

@@ -10,10 +10,13 @@
 //! when the epoch moves; UUID generators watch it through a [`ForkSource`], which tests
 //! replace by a [`ManualFork`].
 
-use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+#[cfg(unix)]
+use core::sync::atomic::AtomicU32;
+use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Once;
 
 static FORK_EPOCH: AtomicU64 = AtomicU64::new(0);
+#[cfg(unix)]
 static NOTED_PID: AtomicU32 = AtomicU32::new(0);
 static ATFORK: Once = Once::new();
 
@@ -44,6 +47,7 @@ pub fn fork_epoch() -> u64 {
     FORK_EPOCH.load(Ordering::Relaxed)
 }
 
+#[cfg(unix)]
 #[cfg_attr(miri, allow(dead_code))] // Miri cannot fork: the handler is not installed there.
 extern "C" fn atfork_child() {
     crate::generator::deterministic::after_fork_in_child();

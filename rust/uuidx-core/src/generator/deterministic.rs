@@ -195,6 +195,7 @@ fn swap_top(current: Option<&Arc<Installed>>, new: Option<Arc<Installed>>) -> bo
 
 /// Forgets the read sections of threads that did not survive a fork: called in the child
 /// only, where the one thread is the one that forked.
+#[cfg(any(unix, test))]
 pub(crate) fn after_fork_in_child() {
     READERS.store(0, Ordering::SeqCst);
 }
