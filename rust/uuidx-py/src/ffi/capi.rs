@@ -9,7 +9,9 @@
 //! 3. a string from `PyUnicode_New(len, 127)` is filled with ASCII bytes, within its `len`
 //!    characters, before anyone else can see it; its characters are written right after its
 //!    `PyASCIIObject` header only where [`verify_ascii_data`] found CPython's own
-//!    `PyUnicode_DATA` there at import, and through `PyUnicode_DATA` otherwise;
+//!    `PyUnicode_DATA` there at import, and through `PyUnicode_DATA` otherwise (on CPython's
+//!    full API only: PyPy, GraalPy and the limited API build strings with
+//!    `PyUnicode_FromStringAndSize`);
 //! 4. buffers are read through pyo3's safe buffer API ([`buffer_bytes`]), which releases each
 //!    view once.
 //!
@@ -35,9 +37,22 @@ pub fn new_ascii_str<'py>(
     debug_assert!(ascii.is_ascii());
     let len = isize::try_from(ascii.len())
         .map_err(|_| PyErr::new::<PyTypeError, _>("string too long"))?;
+    // Not CPython's string layout (PyPy, GraalPy) or not its whole API (the limited API):
+    // the public constructor, which decodes the bytes.
+    #[cfg(any(PyPy, GraalPy, Py_LIMITED_API))]
+    // SAFETY: `ascii` holds `len` readable bytes; the call returns a new string or NULL with
+    // an exception set.
+    unsafe {
+        let obj = ffi::PyUnicode_FromStringAndSize(ascii.as_ptr().cast(), len);
+        if obj.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(Bound::from_owned_ptr(py, obj).cast_into_unchecked())
+    }
     // SAFETY: `PyUnicode_New(len, 127)` returns a fresh compact ASCII string (or NULL with an
     // exception set) whose data area holds `len` one-byte characters plus a NUL; it is filled
     // with ASCII bytes before anyone else can see it.
+    #[cfg(not(any(PyPy, GraalPy, Py_LIMITED_API)))]
     unsafe {
         let obj = ffi::PyUnicode_New(len, 127);
         if obj.is_null() {
@@ -64,9 +79,9 @@ pub(crate) fn verify_ascii_data(py: Python<'_>, allowed: bool) {
 ///
 /// # Safety
 /// `obj` must be such a string.
+#[cfg(not(any(PyPy, GraalPy, Py_LIMITED_API)))]
 #[inline]
 unsafe fn ascii_data(obj: *mut ffi::PyObject) -> *mut u8 {
-    #[cfg(not(any(PyPy, GraalPy, Py_LIMITED_API)))]
     if ASCII_DATA_AFTER_HEADER.load(Ordering::Relaxed) {
         // SAFETY: per the function's contract, and checked at import for this interpreter: the
         // characters start right after the header, inside the object.

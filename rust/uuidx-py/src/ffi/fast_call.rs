@@ -200,6 +200,13 @@ const SHIMS: [ffi::PyCFunctionFastWithKeywords; MAX_FAST] = [
 /// interpreter would use the main interpreter's objects, or leave its own behind for the main
 /// one, so the main interpreter alone imports uuidx, whenever it does (also after a
 /// subinterpreter tried first), and every other one gets this error before anything is kept.
+#[cfg_attr(
+    PyPy,
+    allow(
+        clippy::unnecessary_wraps,
+        reason = "PyPy has one interpreter: the check that can fail is CPython's"
+    )
+)]
 pub fn require_main_interpreter(_attached: Python<'_>) -> PyResult<()> {
     #[cfg(not(PyPy))]
     {
