@@ -568,6 +568,17 @@ def test_resume_cpython_is_checked() -> None:
         uuidx.V7Generator("counter")._resume_cpython(0, 0)
     with pytest.raises(ValueError, match="counter"):
         uuidx.V7Generator("cpython")._resume_cpython(0, 1 << 42)
+    # 48 bits of milliseconds, as in the UUID (the state would otherwise hold a wider key).
+    g = uuidx.V7Generator("cpython")
+    g._resume_cpython((1 << 48) - 1, 0)
+    with pytest.raises(ValueError, match="timestamp_ms"):
+        g._resume_cpython(1 << 48, 0)
+    # From the last millisecond with the counter at its top, the next step would pass the
+    # year 10889: an error (3.14 wraps to 1970), and the state is kept.
+    g._resume_cpython((1 << 48) - 1, (1 << 42) - 1)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="48-bit milliseconds"):
+            g.generate()
 
 
 def test_cpython_method_options() -> None:

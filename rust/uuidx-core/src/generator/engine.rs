@@ -15,11 +15,13 @@
 //! a thread descheduled for any time after loading the state or after reading the clock
 //! cannot fake that, since the anchor it compares with is older than its reading. When the
 //! compare-and-swap fails, the state another thread installed may be newer than the reading:
-//! the retry counts on from it ([`Tick::Same`]) and never compares that reading with it, so a
-//! stale reading neither proves a rollback nor moves the timestamp, and no retry reads the
-//! clock again. (A state found to have moved on when it is loaded again after the reading is
-//! treated the same way, without spending a compare-and-swap to learn it.) Hence, in the
-//! order of the successful compare-and-swaps:
+//! the retry counts on from it and is handed no reading at all ([`Tick::Overtaken`]), so no
+//! generator can compare a stale reading with a newer key: it neither proves a rollback nor
+//! moves the timestamp, and no retry reads the clock again. (A state found to have moved on
+//! when it is loaded again after the reading is treated the same way, without spending a
+//! compare-and-swap to learn it.) A fresh reading comes only with the variants that may use
+//! it, wrapped in a [`Reading`] that only the engine makes. Hence, in the order of the
+//! successful compare-and-swaps:
 //!
 //! - every key is greater than the one before, except a [`Tick::Reset`], installed only by a
 //!   step whose reading is more than the allowance behind a reading taken before it;
@@ -101,28 +103,80 @@ impl TimeBase {
     }
 }
 
-/// How the clock reading relates to the last key.
+/// A clock reading in ticks of a generator's time base, taken by [`Engine::advance`] after it
+/// loaded the state it classifies, and so newer than that state's anchor. Only the engine
+/// makes one: a step that carries a `Reading` may compare it with its last key; a step whose
+/// reading another thread's state overtook ([`Tick::Overtaken`]) carries none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reading(u64);
+
+impl Reading {
+    /// The reading, in ticks.
+    #[inline]
+    pub(crate) const fn ticks(self) -> u64 {
+        self.0
+    }
+}
+
+/// How this step stands with the clock and the last key: what a generator may build on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Tick {
-    /// The clock is past the last key's tick (or there is no key yet): start from the clock.
-    New,
-    /// Count on from the last key: the clock is at or behind its tick, by no more than the
-    /// allowance behind the anchor; or another thread installed the last key after the clock
-    /// was read.
-    Same,
+    /// No key yet: start from the clock.
+    First {
+        /// The clock.
+        now: Reading,
+    },
+    /// The clock is past the last key's tick: start from the clock.
+    New {
+        /// The clock, past `last`'s tick.
+        now: Reading,
+        /// The last key.
+        last: u128,
+    },
+    /// The clock is at or behind the last key's tick, by no more than the allowance behind
+    /// the anchor: count on from the last key. The reading is fresh: comparing it with the
+    /// last key tells how far the key is ahead of the clock.
+    Behind {
+        /// The clock, at or behind `last`'s tick.
+        now: Reading,
+        /// The last key.
+        last: u128,
+    },
+    /// Another thread installed the last key after this step read the clock: count on from
+    /// it. The reading is left out: older than the state, it says nothing of where the clock
+    /// is now, and taken for the clock it would look like a clock that went back.
+    Overtaken {
+        /// The last key.
+        last: u128,
+    },
     /// The clock went back beyond the allowance and the policy is
     /// [`RollbackPolicy::Reset`]: start again from the clock.
-    Reset,
+    Reset {
+        /// The clock, more than the allowance behind the anchor.
+        now: Reading,
+        /// The last key.
+        last: u128,
+    },
+}
+
+impl Tick {
+    /// The last key, `None` before the first.
+    #[inline]
+    pub(crate) const fn last(self) -> Option<u128> {
+        match self {
+            Self::First { .. } => None,
+            Self::New { last, .. }
+            | Self::Behind { last, .. }
+            | Self::Overtaken { last }
+            | Self::Reset { last, .. } => Some(last),
+        }
+    }
 }
 
 /// What the generator sees when it computes the next key.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Step {
-    /// The last key, `None` before the first.
-    pub last: Option<u128>,
-    /// The clock, in ticks of the generator's time base.
-    pub now: u64,
-    /// How `now` relates to `last`.
+    /// Where the step stands (see [`Tick`]).
     pub tick: Tick,
     /// `true` in the first successful step after a fork (possibly in several racing threads).
     pub forked: bool,
@@ -229,7 +283,8 @@ impl<C, F, S: Cells> Engine<C, F, S> {
 }
 
 impl<C: Clock, F: ForkSource> Engine<C, F> {
-    /// An engine for keys of `key_bits` bits whose tick is `key >> tick_shift`.
+    /// An engine for keys of `key_bits` bits whose tick is `key >> tick_shift`; an
+    /// `allowance_ns` of `u64::MAX` is infinite (no reading proves a rollback).
     pub(crate) const fn new(
         base: TimeBase,
         key_bits: u32,
@@ -294,7 +349,13 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
             cap: (1 << (S::BITS - 1 - field_shift)) - 1,
             tick_shift,
             allowance_ns,
-            allowance_ticks: base.ticks_in(allowance_ns),
+            // No finite reading is behind an allowance of `u64::MAX` ns (the `cpython`
+            // method's: it never follows the clock back, however far).
+            allowance_ticks: if allowance_ns == u64::MAX {
+                u64::MAX
+            } else {
+                base.ticks_in(allowance_ns)
+            },
             policy,
             clock,
             fork,
@@ -345,68 +406,76 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
         Self::STARTED | field | key
     }
 
+    /// The key, if it fits the key's bits; checked in every build, since a wider key would
+    /// spill into the run-ahead field and the started flag.
+    #[inline]
+    fn checked(&self, key: u128) -> Result<u128> {
+        if key & !self.key_mask == 0 {
+            Ok(key)
+        } else {
+            Err(super::out_of_range(
+                "the generator's state (a key wider than its layout)",
+                format_args!("{key:#x}"),
+            ))
+        }
+    }
+
     /// Installs the next key. `next(step)` returns the key to install and the value to hand
-    /// back (it may be called again, with a newer `last`, when another thread won the race).
+    /// back (it may be called again, with a newer last key, when another thread won the race).
     ///
     /// # Errors
     /// A clock error; [`crate::ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`];
-    /// whatever `next` returns (the state is then unchanged).
+    /// whatever `next` returns, or a key wider than the layout (the state is then unchanged).
     #[inline]
     pub(crate) fn advance<T>(&self, mut next: impl FnMut(&Step) -> Result<(u128, T)>) -> Result<T> {
         let epoch = self.fork.epoch();
         let forked = epoch != self.cells.fork_seen();
         // The state first: its anchor must be a reading taken before this one.
         let mut state = self.cells.load();
-        let now = self.base.ticks(self.clock.now_unix_ns()?);
+        let now = Reading(self.base.ticks(self.clock.now_unix_ns()?));
         // A state that moved on meanwhile was installed after the reading: count on from it
         // (as after a lost compare-and-swap, which this spares).
         let current = self.cells.load();
-        let mut first = current == state;
+        let mut fresh = current == state;
         state = current;
         let cap = self.cap;
         let mut backoff = Backoff::default();
         loop {
-            let started = state & Self::STARTED != 0;
-            let (last_key, run_ahead) = self.unpack(state);
-            let last_tick = self.tick_of(last_key);
-            let tick = if !started {
-                Tick::New
-            } else if !first {
-                // Installed after `now` was read: count on from it.
-                Tick::Same
-            } else if now > last_tick {
-                Tick::New
+            let (tick, last_tick, run_ahead) = if state & Self::STARTED == 0 {
+                // No key was ever installed: the reading is newer than everything.
+                (Tick::First { now }, 0, 0)
             } else {
-                // `anchor <= last_tick`: with `now <= last_tick`, no overflow below.
-                let anchor = last_tick - run_ahead;
-                if run_ahead < cap && anchor - now.min(anchor) > self.allowance_ticks {
-                    if self.policy == RollbackPolicy::Error {
-                        return Err(rollback_error(
-                            self.base.ns(anchor - now),
-                            self.allowance_ns,
-                        ));
-                    }
-                    Tick::Reset
+                let (last, run_ahead) = self.unpack(state);
+                let last_tick = self.tick_of(last);
+                let tick = if !fresh {
+                    Tick::Overtaken { last }
+                } else if now.0 > last_tick {
+                    Tick::New { now, last }
                 } else {
-                    Tick::Same
-                }
+                    // `anchor <= last_tick`: with `now <= last_tick`, no overflow below.
+                    let anchor = last_tick - run_ahead;
+                    if run_ahead < cap && anchor - now.0.min(anchor) > self.allowance_ticks {
+                        if self.policy == RollbackPolicy::Error {
+                            return Err(rollback_error(
+                                self.base.ns(anchor - now.0),
+                                self.allowance_ns,
+                            ));
+                        }
+                        Tick::Reset { now, last }
+                    } else {
+                        Tick::Behind { now, last }
+                    }
+                };
+                (tick, last_tick, run_ahead)
             };
-            let step = Step {
-                last: started.then_some(last_key),
-                now,
-                tick,
-                forked,
-            };
-            let (key, out) = next(&step)?;
-            debug_assert_eq!(key & !self.key_mask, 0, "a key wider than its layout");
-            let key_tick = self.tick_of(key);
+            let (key, out) = next(&Step { tick, forked })?;
+            let key_tick = self.tick_of(self.checked(key)?);
             let run_ahead = match tick {
-                Tick::New | Tick::Reset => {
-                    debug_assert!(key_tick >= now, "a step from the clock went below it");
-                    key_tick.saturating_sub(now).min(cap)
+                Tick::First { now } | Tick::New { now, .. } | Tick::Reset { now, .. } => {
+                    key_tick.saturating_sub(now.0).min(cap)
                 }
-                Tick::Same if run_ahead == cap => cap,
-                Tick::Same => run_ahead
+                Tick::Behind { .. } | Tick::Overtaken { .. } if run_ahead == cap => cap,
+                Tick::Behind { .. } | Tick::Overtaken { .. } => run_ahead
                     .saturating_add(key_tick.saturating_sub(last_tick))
                     .min(cap),
             };
@@ -422,8 +491,10 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
                 }
                 Err(current) => {
                     backoff.pause();
+                    // A spurious failure (LL/SC) leaves the state, and the reading, as they
+                    // were; any other means a newer state than the reading.
+                    fresh &= current == state;
                     state = current;
-                    first = false;
                 }
             }
         }
@@ -431,9 +502,12 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
 
     /// Installs `key` as the last key handed out, with its own tick as the anchor (the fork
     /// epoch is left as it is).
-    pub(crate) fn restore(&self, key: u128) {
-        debug_assert_eq!(key & !self.key_mask, 0, "a key wider than its layout");
-        self.cells.store(self.pack(key, 0));
+    ///
+    /// # Errors
+    /// A key wider than the layout (the state is then unchanged).
+    pub(crate) fn restore(&self, key: u128) -> Result<()> {
+        self.cells.store(self.pack(self.checked(key)?, 0));
+        Ok(())
     }
 }
 
@@ -478,27 +552,41 @@ mod tests {
         )
     }
 
-    /// The next key is `now` or `last + 1`.
+    /// The next key is the clock or `last + 1`.
     fn step(e: &Test) -> Result<Step> {
         e.advance(|s| {
-            let key = match (s.tick, s.last) {
-                (Tick::Same, Some(last)) => last + 1,
-                _ => u128::from(s.now),
+            let key = match s.tick {
+                Tick::Behind { last, .. } | Tick::Overtaken { last } => last + 1,
+                Tick::First { now } | Tick::New { now, .. } | Tick::Reset { now, .. } => {
+                    u128::from(now.ticks())
+                }
             };
             Ok((key, *s))
         })
+    }
+
+    /// The classification of the next step, by variant, and its reading if it has one.
+    fn kind(e: &Test) -> (&'static str, Option<u64>) {
+        match step(e).unwrap().tick {
+            Tick::First { now } => ("first", Some(now.ticks())),
+            Tick::New { now, .. } => ("new", Some(now.ticks())),
+            Tick::Behind { now, .. } => ("behind", Some(now.ticks())),
+            Tick::Overtaken { .. } => ("overtaken", None),
+            Tick::Reset { now, .. } => ("reset", Some(now.ticks())),
+        }
     }
 
     #[test]
     fn classifies_ticks_against_the_anchor() {
         let e = engine(RollbackPolicy::Error, 10_000_000, 64);
         let first = step(&e).unwrap();
-        assert_eq!((first.last, first.now, first.tick), (None, 1000, Tick::New));
-        assert_eq!(step(&e).unwrap().tick, Tick::Same);
+        assert_eq!(first.tick, Tick::First { now: Reading(1000) });
+        assert_eq!(first.tick.last(), None);
+        assert_eq!(kind(&e), ("behind", Some(1000)));
         e.clock.advance(5_000_000);
-        assert_eq!(step(&e).unwrap().tick, Tick::New);
+        assert_eq!(kind(&e), ("new", Some(1005)));
         e.clock.rewind(9_000_000); // 4 ms behind the last new tick: within 10 ms
-        assert_eq!(step(&e).unwrap().tick, Tick::Same);
+        assert_eq!(kind(&e), ("behind", Some(996)));
         e.clock.rewind(20_000_000);
         let err = step(&e).unwrap_err();
         assert_eq!(
@@ -511,11 +599,10 @@ mod tests {
         let e = engine(RollbackPolicy::Reset, 10_000_000, 64);
         step(&e).unwrap();
         e.clock.rewind(20_000_000);
-        let reset = step(&e).unwrap();
-        assert_eq!((reset.tick, reset.now), (Tick::Reset, 980));
+        assert_eq!(kind(&e), ("reset", Some(980)));
         // The reset is the new anchor: 5 ms further back is within the allowance of it.
         e.clock.rewind(5_000_000);
-        assert_eq!(step(&e).unwrap().tick, Tick::Same);
+        assert_eq!(kind(&e), ("behind", Some(975)));
     }
 
     #[test]
@@ -526,9 +613,9 @@ mod tests {
         for _ in 0..50 {
             step(&e).unwrap();
         }
-        assert_eq!(step(&e).unwrap().last, Some(1049));
+        assert_eq!(step(&e).unwrap().tick.last(), Some(1049));
         e.clock.rewind(10_000_000);
-        assert_eq!(step(&e).unwrap().tick, Tick::Same, "10 ms: within");
+        assert_eq!(kind(&e).0, "behind", "10 ms: within");
         e.clock.rewind(1_000_000);
         let err = step(&e).unwrap_err();
         assert_eq!(
@@ -553,10 +640,10 @@ mod tests {
         e.clock.advance(2_000_000);
         step(&e).unwrap(); // 31 ms ahead: the anchor is forgotten
         e.clock.rewind(2_000_000);
-        assert_eq!(step(&e).unwrap().tick, Tick::Same, "no proof without it");
+        assert_eq!(kind(&e).0, "behind", "no proof without it");
         // A clock past the key starts a new tick with a known anchor again.
         e.clock.advance(100_000_000);
-        assert_eq!(step(&e).unwrap().tick, Tick::New);
+        assert_eq!(kind(&e).0, "new");
         e.clock.rewind(2_000_000);
         assert!(step(&e).unwrap_err().is_clock_rollback());
     }
@@ -572,8 +659,8 @@ mod tests {
             ManualClock::new(0),
             ManualFork::new(),
         );
-        assert_eq!(step(&e).unwrap().last, None);
-        assert_eq!(step(&e).unwrap().last, Some(0));
+        assert_eq!(step(&e).unwrap().tick.last(), None);
+        assert_eq!(step(&e).unwrap().tick.last(), Some(0));
     }
 
     #[test]

@@ -215,17 +215,20 @@ impl<C: Clock, R: RandomSource, F: ForkSource> GregorianGenerator<C, R, F> {
     pub fn next_timestamp(&self) -> Result<(u64, u16)> {
         self.engine.advance(|s: &Step| {
             let last = s
-                .last
+                .tick
+                .last()
                 .map(|key| ((key >> 14) as u64, (key & 0x3FFF) as u16));
-            let ts = match (s.tick, last) {
-                (Tick::Same, Some((last_ts, _))) => last_ts + 1,
-                _ => s.now,
+            let ts = match s.tick {
+                Tick::Behind { last, .. } | Tick::Overtaken { last } => (last >> 14) as u64 + 1,
+                Tick::First { now } | Tick::New { now, .. } | Tick::Reset { now, .. } => {
+                    now.ticks()
+                }
             };
             // A new clock sequence, different from the one it replaces (§6.3), at the
             // start, after a reset and in a forked child; drawn only then.
             let seq = match last {
                 None => (self.random.next_u64()? & 0x3FFF) as u16,
-                Some((_, last_seq)) if s.forked || s.tick == Tick::Reset => {
+                Some((_, last_seq)) if s.forked || matches!(s.tick, Tick::Reset { .. }) => {
                     let fresh = (self.random.next_u64()? & 0x3FFF) as u16;
                     if fresh == last_seq {
                         fresh ^ 1

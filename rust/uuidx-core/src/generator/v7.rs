@@ -500,8 +500,8 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         let span = u128::from(count.max(1)) - 1;
         let mut jump = None;
         self.engine.advance(|s: &Step| {
-            let first = match (s.tick, s.last) {
-                (Tick::Same, Some(last)) => {
+            let first = match s.tick {
+                Tick::Behind { last, .. } | Tick::Overtaken { last } => {
                     // A forked child jumps ahead by a random amount, so that it and its
                     // parent, which continue from the same state, are unlikely to step
                     // through the same counter values.
@@ -517,7 +517,9 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                     };
                     last + step + jump
                 }
-                _ => (u128::from(s.now) << c) | seed,
+                Tick::First { now } | Tick::New { now, .. } | Tick::Reset { now, .. } => {
+                    (u128::from(now.ticks()) << c) | seed
+                }
             };
             let end = first + span;
             if end >> self.key_bits() != 0 {
@@ -540,7 +542,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     ///
     /// # Errors
     /// [`ErrorKind::InvalidOption`] for another method; [`ErrorKind::FieldOutOfRange`] for a
-    /// counter of more than 42 bits.
+    /// timestamp of 2**48 ms or more or a counter of more than 42 bits.
     #[doc(hidden)]
     pub fn resume_cpython(&self, timestamp_ms: u64, counter: u64) -> Result<()> {
         if self.method != V7Method::CPython {
@@ -550,10 +552,10 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                 expected: "cpython",
             }));
         }
+        crate::layout::check_field("timestamp_ms", timestamp_ms, 48)?;
         crate::layout::check_field("counter", counter, CPYTHON_COUNTER_BITS)?;
         self.engine
-            .restore((u128::from(timestamp_ms) << CPYTHON_COUNTER_BITS) | u128::from(counter));
-        Ok(())
+            .restore((u128::from(timestamp_ms) << CPYTHON_COUNTER_BITS) | u128::from(counter))
     }
 
     /// CPython 3.14's `uuid7()` step (see [`V7Method::CPython`]). Kept out of line, so that
@@ -572,35 +574,23 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             ))
         };
         let (timestamp, counter, tail) = self.engine.advance(|s: &Step| {
-            let (timestamp, counter, tail) = match s.last {
-                // The allowance is infinite: every clock at or behind the last timestamp
-                // comes here.
-                Some(last) if s.tick == Tick::Same => {
-                    let last_ms = (last >> CPYTHON_COUNTER_BITS) as u64;
-                    let timestamp = if s.now < last_ms {
-                        last_ms + 1
-                    } else {
-                        last_ms
-                    };
-                    let counter = (last & CPYTHON_COUNTER_MAX) + 1;
-                    if counter > CPYTHON_COUNTER_MAX {
-                        let (seed, tail) = draw_seed()?;
-                        (timestamp + 1, seed, tail)
-                    } else {
-                        let mut tail = [0u8; 4];
-                        self.random.fill(&mut tail)?;
-                        (timestamp, counter, u64::from(u32::from_be_bytes(tail)))
-                    }
-                }
-                _ => {
-                    let (seed, tail) = draw_seed()?;
-                    (s.now, seed, tail)
-                }
-            };
+            let (timestamp, counter, tail) =
+                cpython_step(s.tick, CPYTHON_COUNTER_BITS, draw_seed, || {
+                    let mut tail = [0u8; 4];
+                    self.random.fill(&mut tail)?;
+                    Ok(u64::from(u32::from_be_bytes(tail)))
+                })?;
+            // 3.14 would wrap (`timestamp_ms & 0xffff_ffff_ffff`) in the year 10889; this
+            // generator refuses, as every other method does.
+            if timestamp >> 48 != 0 {
+                return Err(out_of_range(
+                    "a version 7 UUID (48-bit milliseconds since 1970)",
+                    format_args!("{timestamp} ms"),
+                ));
+            }
             let key = (u128::from(timestamp) << CPYTHON_COUNTER_BITS) | counter;
             Ok((key, (timestamp, counter, tail)))
         })?;
-        // 3.14 keeps the low 48 bits of the timestamp (`timestamp_ms & 0xffff_ffff_ffff`).
         Ok(crate::layout::join(
             7,
             timestamp,
@@ -622,6 +612,45 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             ((packed >> 62) & 0xFFF) as u16,
             packed as u64,
         )
+    }
+}
+
+/// CPython 3.14's `uuid7()` step on a counter of `counter_bits` bits (42 in 3.14; fewer in
+/// the loom model, to reach the overflow): `(timestamp_ms, counter, tail)` from this step's
+/// [`Tick`]. `seed` draws a new counter (top bit clear) and tail, `tail` a tail alone.
+///
+/// 3.14 compares its reading with the last timestamp and, if the clock is behind, continues
+/// one millisecond after it: only a fresh reading (`Tick::Behind`) may be compared so; a step
+/// overtaken by another thread counts on in the last key's millisecond.
+pub(crate) fn cpython_step(
+    tick: Tick,
+    counter_bits: u32,
+    seed: impl FnOnce() -> Result<(u128, u64)>,
+    tail: impl FnOnce() -> Result<u64>,
+) -> Result<(u64, u128, u64)> {
+    let max = (1u128 << counter_bits) - 1;
+    let last_ms = |last: u128| (last >> counter_bits) as u64;
+    let (last, timestamp) = match tick {
+        // The allowance is infinite: every fresh reading at or behind the last timestamp is
+        // `Behind`, never `Reset`. 3.14: `if timestamp_ms < _last_timestamp_v7:
+        // timestamp_ms = _last_timestamp_v7 + 1`.
+        Tick::Behind { now, last } => {
+            (last, last_ms(last) + u64::from(now.ticks() < last_ms(last)))
+        }
+        // A reading older than the state is no clock that went back: linearised after the
+        // step that overtook it, this step reads that step's millisecond.
+        Tick::Overtaken { last } => (last, last_ms(last)),
+        Tick::First { now } | Tick::New { now, .. } | Tick::Reset { now, .. } => {
+            let (counter, tail) = seed()?;
+            return Ok((now.ticks(), counter, tail));
+        }
+    };
+    let counter = (last & max) + 1;
+    if counter > max {
+        let (counter, tail) = seed()?;
+        Ok((timestamp + 1, counter, tail))
+    } else {
+        Ok((timestamp, counter, tail()?))
     }
 }
 

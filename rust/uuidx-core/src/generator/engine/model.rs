@@ -17,14 +17,21 @@
 //! beyond the allowance; no step fails or resets when it did not; the first step after a fork
 //! reports it.
 //!
+//! The `cpython` method's own step function ([`cpython_step`], on a 4-bit counter) runs in
+//! the model too, since it is the one method that compares a reading with its last key: in
+//! every interleaving with a clock that only moves forward, no key's millisecond is ahead of
+//! the clock (a reading overtaken by another thread's state is never taken for a clock that
+//! went back), and keys strictly increase whatever the clock does.
+//!
 //! What it does not cover: `portable_atomic`'s 128-bit instructions, the real clock's
 //! ordering with the state (the vDSO orders its counter read after earlier loads), spurious
-//! compare-and-swap failures (loom has none), the generators' own key arithmetic (the unit
+//! compare-and-swap failures (loom has none), the other methods' key arithmetic (the unit
 //! and thread tests cover those), and interleavings beyond the preemption bound.
 
 use super::{Cells, Engine, Step, Tick, TimeBase};
 use crate::clock::Clock;
 use crate::fork::ForkSource;
+use crate::generator::v7::cpython_step;
 use crate::generator::RollbackPolicy;
 use crate::Result;
 use loom::sync::atomic::{AtomicU64, Ordering};
@@ -97,11 +104,15 @@ const ALLOWANCE_NS: u64 = 10 * MS;
 const START_NS: u64 = 1_000 * MS;
 
 fn model(policy: RollbackPolicy) -> Arc<Model> {
+    model_with(ALLOWANCE_NS, policy)
+}
+
+fn model_with(allowance_ns: u64, policy: RollbackPolicy) -> Arc<Model> {
     Arc::new(Engine::with_cells(
         TimeBase::Unix { fraction_bits: 0 },
         40,
         4,
-        ALLOWANCE_NS,
+        allowance_ns,
         policy,
         ModelClock(AtomicU64::new(START_NS)),
         ModelFork(AtomicU64::new(0)),
@@ -122,14 +133,29 @@ struct Done {
 /// A step of the model's generator: `tick << 4 | resets`.
 fn step(e: &Model) -> Result<Done> {
     e.advance(|s| {
-        let key = match (s.tick, s.last) {
-            (_, None) => u128::from(s.now) << 4,
-            (Tick::Same, Some(last)) => last + (1 << 4),
-            (Tick::New, Some(last)) => u128::from(s.now) << 4 | (last & 0xF),
-            (Tick::Reset, Some(last)) => u128::from(s.now) << 4 | ((last & 0xF) + 1),
+        let key = match s.tick {
+            Tick::First { now } => u128::from(now.ticks()) << 4,
+            Tick::Behind { last, .. } | Tick::Overtaken { last } => last + (1 << 4),
+            Tick::New { now, last } => u128::from(now.ticks()) << 4 | (last & 0xF),
+            Tick::Reset { now, last } => u128::from(now.ticks()) << 4 | ((last & 0xF) + 1),
         };
         Ok((key, Done { key, step: *s }))
     })
+}
+
+/// A step of CPython 3.14's method (`V7Method::CPython`, the generator's own step function)
+/// on a 4-bit counter: `ms << 4 | counter`, every seed and tail 0. Its engine has the
+/// method's settings: no allowance, never an error.
+fn cpython(e: &Model) -> Result<Done> {
+    e.advance(|s| {
+        let (ms, counter, _) = cpython_step(s.tick, 4, || Ok((0, 0)), || Ok(0))?;
+        let key = u128::from(ms) << 4 | counter;
+        Ok((key, Done { key, step: *s }))
+    })
+}
+
+fn cpython_model() -> Arc<Model> {
+    model_with(u64::MAX, RollbackPolicy::Reset)
 }
 
 /// The steps in compare-and-swap order: each step's `last` is the key of the one before.
@@ -139,7 +165,7 @@ fn in_cas_order(mut steps: Vec<Done>) -> Vec<Done> {
     while !steps.is_empty() {
         let i = steps
             .iter()
-            .position(|d| d.step.last == last)
+            .position(|d| d.step.tick.last() == last)
             .unwrap_or_else(|| panic!("no step follows {last:?}: {steps:?}"));
         let d = steps.swap_remove(i);
         last = Some(d.key);
@@ -163,7 +189,7 @@ fn check(steps: Vec<Done>, errors: usize, rollbacks: usize) {
     let mut resets = 0;
     for pair in chain.windows(2) {
         let (before, after) = (pair[0], pair[1]);
-        if after.step.tick == Tick::Reset {
+        if matches!(after.step.tick, Tick::Reset { .. }) {
             resets += 1;
         } else {
             assert!(after.key > before.key, "a key went down: {chain:?}");
@@ -181,6 +207,17 @@ fn check(steps: Vec<Done>, errors: usize, rollbacks: usize) {
 /// Runs `threads` threads of `steps` steps each, the first of which moves the clock with
 /// `clock` after its first step; returns the successful steps and the errors.
 fn run(e: &Arc<Model>, threads: usize, steps: usize, clock: fn(&Model)) -> (Vec<Done>, usize) {
+    run_steps(e, threads, steps, clock, step)
+}
+
+/// [`run`] with the generator's step function `step`.
+fn run_steps(
+    e: &Arc<Model>,
+    threads: usize,
+    steps: usize,
+    clock: fn(&Model),
+    step: fn(&Model) -> Result<Done>,
+) -> (Vec<Done>, usize) {
     let mut done = Vec::new();
     let handles: Vec<_> = (0..threads)
         .map(|t| {
@@ -302,6 +339,53 @@ fn a_fork_is_reported_by_the_first_step_that_succeeds_after_it() {
             assert!(!chain[0].step.forked);
             assert!(chain.len() > 1, "no step succeeded ({errors} failed)");
             assert!(chain[1].step.forked, "the fork went unreported: {chain:?}");
+        });
+    }
+}
+
+/// The `cpython` method's steps in CAS order: strictly increasing keys, none twice, no error.
+fn check_cpython(steps: Vec<Done>, errors: usize) -> Vec<Done> {
+    assert_eq!(errors, 0, "the cpython method never fails");
+    let chain = in_cas_order(steps);
+    for pair in chain.windows(2) {
+        assert!(pair[1].key > pair[0].key, "a key went down: {chain:?}");
+    }
+    chain
+}
+
+#[test]
+fn the_cpython_method_never_runs_ahead_of_a_clock_moving_forward() {
+    // A thread whose compare-and-swap loses to a step that read the clock after the clock
+    // moved on must not take its own older reading for a clock that went back (3.14's rule
+    // would then add a millisecond in every such step, without end).
+    for threads in [2, 3] {
+        loom::model(move || {
+            let e = cpython_model();
+            let first = cpython(&e).unwrap();
+            let steps = if threads == 2 { 2 } else { 1 };
+            let (done, errors) = run_steps(&e, threads, steps, forward, cpython);
+            let chain = check_cpython([first].into_iter().chain(done).collect(), errors);
+            let clock_ms = e.clock.0.load(Ordering::SeqCst) / MS;
+            for d in &chain {
+                assert!(
+                    (d.key >> 4) as u64 <= clock_ms,
+                    "a key {} ms ahead of the clock: {chain:?}",
+                    (d.key >> 4) as u64 - clock_ms
+                );
+            }
+        });
+    }
+}
+
+#[test]
+fn the_cpython_method_stays_monotonic_when_the_clock_goes_back() {
+    // Behind the last key, 3.14's rule continues a millisecond after it: keys still increase.
+    for clock in [back_within as fn(&Model), back_beyond] {
+        loom::model(move || {
+            let e = cpython_model();
+            let first = cpython(&e).unwrap();
+            let (done, errors) = run_steps(&e, 2, 2, clock, cpython);
+            check_cpython([first].into_iter().chain(done).collect(), errors);
         });
     }
 }

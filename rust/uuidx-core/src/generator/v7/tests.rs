@@ -244,6 +244,47 @@ fn eight_threads_a_million_each_no_duplicates() {
     assert_eq!(n, 8 * PER_THREAD);
 }
 
+/// Two threads share `g` on the system clock for `ms` milliseconds, one calling `generate`,
+/// the other `fill`; then how far the next UUID's millisecond is ahead of the clock read after
+/// it (0 when behind or equal).
+fn ms_ahead_after_two_threads(g: &V7Generator, ms: u64) -> u64 {
+    let end = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while std::time::Instant::now() < end {
+                g.generate().unwrap();
+            }
+        });
+        s.spawn(|| {
+            let mut out = [Uuid::NIL; 64];
+            while std::time::Instant::now() < end {
+                g.fill(&mut out).unwrap();
+            }
+        });
+    });
+    let last = split(g.generate().unwrap()).0;
+    let clock = crate::clock::SystemClock.now_unix_ns().unwrap() / 1_000_000;
+    last.saturating_sub(clock)
+}
+
+#[test]
+fn threads_sharing_a_generator_stay_with_the_clock() {
+    // A step that loses its compare-and-swap to a newer state gets no clock reading: taken
+    // for the clock, the older reading looked like a rollback, and the cpython method added a
+    // millisecond in every such step (2.6 hours ahead after 2 s of two threads).
+    let ms = if cfg!(miri) { 20 } else { 150 };
+    for method in V7Method::ALL {
+        for policy in [RollbackPolicy::Reset, RollbackPolicy::Error] {
+            let g = V7Generator::new(method, 10_000_000, policy).unwrap();
+            let ahead = ms_ahead_after_two_threads(&g, ms);
+            assert!(
+                ahead <= 2,
+                "{method:?} {policy:?}: {ahead} ms ahead of the clock"
+            );
+        }
+    }
+}
+
 #[test]
 fn running_ahead_of_the_clock_is_not_a_rollback() {
     // A frozen clock and a 1 ms allowance: counting carries the key several milliseconds (or
@@ -395,8 +436,41 @@ fn resume_cpython_is_for_the_cpython_method_and_42_bits() {
     let g = V7Generator::new(V7Method::CPython, 0, RollbackPolicy::Reset).unwrap();
     assert!(g.resume_cpython(VECTOR_MS, (1 << 42) - 1).is_ok());
     assert!(g.resume_cpython(VECTOR_MS, 1 << 42).is_err());
+    // 48 bits of milliseconds: the next millisecond of the last one cannot be resumed from.
+    assert!(g.resume_cpython((1 << 48) - 1, 0).is_ok());
+    assert!(g.resume_cpython(1 << 48, 0).is_err());
+    assert!(g.resume_cpython(u64::MAX, 0).is_err());
     let other = V7Generator::new(V7Method::DEFAULT, 0, RollbackPolicy::Reset).unwrap();
     assert!(other.resume_cpython(VECTOR_MS, 0).is_err());
+}
+
+#[test]
+fn cpython_method_never_follows_the_clock_back() {
+    // 3.14's rule however far back the clock goes: one millisecond after the last timestamp,
+    // the counter counting on (its allowance is infinite, not 2**64 ns).
+    let (clock, g) = gen(V7Method::CPython, RollbackPolicy::Reset, 0, vec![u64::MAX]);
+    g.resume_cpython(VECTOR_MS, 5).unwrap();
+    let u = g.generate().unwrap();
+    assert_eq!(u, cpython_layout(VECTOR_MS + 1, 6, 0xFFFF_FFFF));
+    clock.advance(u64::MAX - 1);
+    assert!(
+        g.generate().unwrap() > u,
+        "a clock far ahead is a new millisecond"
+    );
+}
+
+#[test]
+fn cpython_method_refuses_to_pass_the_year_10889() {
+    // The last millisecond with its counter at the top: 3.14 would wrap to 1970; this
+    // generator returns an error and keeps its state.
+    let (_, g) = gen(V7Method::CPython, RollbackPolicy::Reset, 0, vec![u64::MAX]);
+    g.resume_cpython((1 << 48) - 1, (1 << 42) - 1).unwrap();
+    let err = g.generate().unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::TimestampOutOfRange { .. }),
+        "{err}"
+    );
+    assert!(g.generate().is_err(), "the state is unchanged");
 }
 
 #[test]
