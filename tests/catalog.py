@@ -13,6 +13,10 @@ Entry points (:attr:`Shape.path`): the hot functions (``uuid1``, ``uuid3`` to ``
 argument handling, :data:`FAST`; every other call of them (keywords, other argument counts or
 types) is declined and forwarded to the function pyo3 generated, :data:`FULL`, which is also
 how every other function is called (directly, or under the Python facade).
+
+The generators have an axis of their own, :data:`GENERATOR_CASES` (``generator_axis.py``):
+every class, v7 method, call, rollback policy and clock, for the suites that must hold for
+every generator (threads, fork, leaks).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Optional
+
+import generator_axis
 
 import uuidx
 import uuidx.arrow
@@ -802,6 +808,11 @@ def _build() -> tuple[Entry, ...]:
 
 ENTRIES: tuple[Entry, ...] = _build()
 BY_NAME: dict[str, Entry] = {e.name: e for e in ENTRIES}
+
+#: Every generator configuration: class, v7 method, rollback policy, clock.
+GENERATOR_CONFIGS: tuple[generator_axis.Config, ...] = generator_axis.CONFIGS
+#: Every configuration with each of its calls (``generate()``, ``many(n)``).
+GENERATOR_CASES: tuple[generator_axis.Case, ...] = generator_axis.CASES
 
 #: Public names that are values, not callables of uuidx's.
 CONSTANTS = frozenset(

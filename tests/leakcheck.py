@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Optional
 
 import catalog
@@ -83,6 +84,19 @@ def check(call: Callable[[], object], raises: Optional[type[BaseException]],
         f"{blocks} more blocks after {CALLS} calls, in each of {ROUNDS} rounds"
     )
     assert all(abs(r) < TOLERANCE for r in refs), f"reference counts of the arguments: {refs}"
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Every object alive on entry moved out of the cycle collector's sight (``gc.freeze``)
+    until exit: the ``gc.collect()`` of each measurement then scans only what the measured
+    calls made, not the whole test session's heap (ten times faster in a full run), and what
+    they leak counts all the same (blocks and reference counts are counted, not scanned)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def watched(shape: catalog.Shape) -> tuple[object, ...]:

@@ -1,7 +1,8 @@
 """No call of uuidx leaks: every shape of every public callable (``tests/catalog.py``),
-success and error, on the fast path and on the full function, called many times with no other
-uuidx call in between, leaves the interpreter's allocated memory blocks and the reference
-counts of its arguments where they were.
+success and error, on the fast path and on the full function, and every call of every
+generator configuration (``catalog.GENERATOR_CASES``), called many times with no other uuidx
+call in between, leaves the interpreter's allocated memory blocks and the reference counts of
+its arguments where they were.
 
 Calling each shape alone matters: pyo3 defers a decref made outside its own trampoline (the
 fast C entry points run outside it) to a pool that the next ordinary pyo3 call drains, so a
@@ -20,8 +21,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 import catalog
+import generator_axis
 import pytest
-from leakcheck import CALLS, TOLERANCE, check, growth, leaks, pymalloc_counts, watched
+from leakcheck import CALLS, TOLERANCE, check, frozen_heap, growth, leaks, pymalloc_counts, watched
+
+import uuidx
 
 needs_pymalloc = pytest.mark.skipif(
     not pymalloc_counts(), reason="sys.getallocatedblocks() counts nothing (PYTHONMALLOC=malloc)"
@@ -41,6 +45,28 @@ def test_the_measure_sees_one_block_and_one_reference_per_call() -> None:
     kept.clear()
     blocks, refs = growth(lambda: kept.append(ValueError("x")), None)
     assert blocks >= CALLS - TOLERANCE
+
+
+@needs_pymalloc
+def test_a_frozen_heap_hides_no_leak() -> None:
+    """:func:`leakcheck.frozen_heap` leaves a leak of one block, of one reference, or of a
+    reference cycle per call as visible as before."""
+    kept: list[object] = []
+    arg = object()
+    with frozen_heap():
+        blocks, _ = growth(lambda: kept.append(object()), None)
+        assert blocks >= CALLS - TOLERANCE
+        _, refs = growth(lambda: kept.append(arg), None, (arg,))
+        assert refs[0] == CALLS
+
+        def cycle() -> None:
+            a: list[object] = []
+            a.append(a)
+            kept.append(a)
+
+        blocks, _ = growth(cycle, None)
+        assert blocks >= CALLS - TOLERANCE
+    kept.clear()
 
 
 @needs_pymalloc
@@ -77,6 +103,49 @@ def test_the_measure_sees_a_leak_through_errors() -> None:
 def test_no_leak(pair: tuple[catalog.Entry, catalog.Shape]) -> None:
     entry, shape = pair
     check(lambda: entry.call(shape), shape.raises, watched(shape))
+
+
+# --- the generator axis ------------------------------------------------------------------------
+
+
+@needs_pymalloc
+@pytest.mark.parametrize("case", catalog.GENERATOR_CASES, ids=generator_axis.case_id)
+def test_no_leak_in_generator_calls(case: generator_axis.Case) -> None:
+    """Every generator configuration's call, alone: the generator and its injected clock keep
+    their reference counts."""
+    g = case.config.make()
+    watched = (g, generator_axis.python_clock) if case.config.clock == "python" else (g,)
+    with frozen_heap():
+        check(case.caller(g, 3), None, watched)
+
+
+#: The configurations whose error path a test can force cheaply: policy ``"error"`` with an
+#: injected clock, sent back beyond the allowance (``ClockRollbackError`` at every call).
+ROLLBACK_ERRORS = [
+    case
+    for case in catalog.GENERATOR_CASES
+    if case.config.policy == "error" and case.config.clock == "python"
+]
+
+
+@needs_pymalloc
+@pytest.mark.parametrize("case", ROLLBACK_ERRORS, ids=generator_axis.case_id)
+def test_no_leak_in_rollback_errors(case: generator_axis.Case) -> None:
+    now = [generator_axis.python_clock()]
+
+    def clock() -> int:
+        return now[0]
+
+    g = case.config.make(clock)
+    call = case.caller(g, 3)
+    call()
+    allowance = g.rollback_allowance_ns
+    assert allowance is not None
+    now[0] -= 2 * allowance
+    with pytest.raises(uuidx.ClockRollbackError):
+        call()
+    with frozen_heap():
+        check(call, uuidx.ClockRollbackError, (g, clock))
 
 
 # --- clock errors, under a real clock before 1970 ----------------------------------------------
