@@ -15,7 +15,9 @@ saved measurements,
 one table per interpreter (``make bench`` saves into ``target/bench/`` and reports every
 interpreter found there; ``make bench-all`` measures CPython 3.11, 3.13, 3.14 and 3.15 first).
 Peers are installed in the benchmark virtualenv only (``benches/requirements.txt``); one that
-is missing (no wheel for an interpreter) is left out and named.
+is missing (no wheel for an interpreter) is left out and named. The v7-only packages
+(:data:`V7_PEERS`) take part in the ``uuid7()`` and ``uuid7_str()`` rows only, each through the
+calls it offers (its own type, an exact ``uuid.UUID`` or a subclass, ``str``).
 """
 
 from __future__ import annotations
@@ -44,9 +46,24 @@ START = "<!-- bench:start (written by benches/bench.py) -->"
 END = "<!-- bench:end -->"
 N = 100_000
 NAME = "www.example.com"
+#: The peers measured in every row they have a function for (module names).
 PEERS = ["stdlib", "uuid_utils", "uuid_utils.compat", "fastuuid", "uuid6"]
+#: The v7-only packages, measured in the ``uuid7()`` and ``uuid7_str()`` rows only: each
+#: candidate's module, its ``uuid7()``-row statement and its ``uuid7_str()``-row statement
+#: (``None``: not in that row). ``docs/performance.md`` says what each call guarantees.
+V7_PEERS: dict[str, tuple[str, str, Optional[str]]] = {
+    "c_uuid_v7": ("c_uuid_v7", "c_uuid_v7.uuid7()", "str(c_uuid_v7.uuid7())"),
+    "c_uuid_v7 secure": ("c_uuid_v7", 'c_uuid_v7.uuid7(mode="secure")', None),
+    "c_uuid_v7.compat": ("c_uuid_v7.compat", "c_uuid_v7_compat.uuid7()", None),
+    "fastuuidv7": ("fastuuidv7", "fastuuidv7.uuid7()", "fastuuidv7.uuid7_str()"),
+    "fastuuid7": ("fastuuid7", "fastuuid7.uuid7()", "fastuuid7.uuid7_str()"),
+    "fastuuid7 obj": ("fastuuid7", "fastuuid7.uuid7_obj()", None),
+}
+#: Every candidate but uuidx, in the order the tables list them.
+CANDIDATES = [*PEERS, *V7_PEERS]
 DISTRIBUTIONS = {"uuid_utils": "uuid-utils", "uuid_utils.compat": "uuid-utils",
-                 "fastuuid": "fastuuid", "uuid6": "uuid6"}  # fmt: skip
+                 "fastuuid": "fastuuid", "uuid6": "uuid6", "c_uuid_v7": "c-uuid-v7",
+                 "fastuuidv7": "fastuuidv7", "fastuuid7": "fastuuid7"}  # fmt: skip
 
 
 def load(name: str) -> Any:
@@ -92,7 +109,7 @@ def checker(version: Optional[int] = None, text: Optional[str] = None,
 def build() -> list[Op]:
     import uuidx
 
-    mods = {name: load(name) for name in PEERS}
+    mods = {name: load(name) for name in [*PEERS, *{m for m, _, _ in V7_PEERS.values()}]}
     mods["uuidx"] = uuidx
     text = str(uuidx.uuid7())
     ns_of = {"uuidx": uuid.NAMESPACE_DNS, "stdlib": uuid.NAMESPACE_DNS,
@@ -125,16 +142,26 @@ def build() -> list[Op]:
     def m(candidate: str) -> str:
         return candidate.replace(".", "_")
 
+    def v7_only(column: int) -> dict[str, str]:
+        """The v7-only packages' statements of a row (1: ``uuid7()``, 2: ``uuid7_str()``)."""
+        stmts = {}
+        for candidate, spec in V7_PEERS.items():
+            stmt = spec[column]
+            if mods.get(spec[0]) is None or stmt is None:
+                continue
+            try:  # a call that this version of the package lacks (c_uuid_v7's mode=) is left out
+                eval(stmt, env)  # noqa: S307 - our own statements
+            except (AttributeError, TypeError, ValueError):
+                continue
+            stmts[candidate] = stmt
+        return stmts
+
     ops = []
     for version in (1, 4, 6, 7, 8):
         f = f"uuid{version}"
-        ops.append(
-            row(
-                f"{f}()",
-                {c: f"{m(c)}.{f}()" for c in ["uuidx", *PEERS] if has(c, f)},
-                checker(version),
-            )
-        )
+        stmts = {c: f"{m(c)}.{f}()" for c in ["uuidx", *PEERS] if has(c, f)}
+        ops.append(row(f"{f}()", {**stmts, **(v7_only(1) if version == 7 else {})},
+                       checker(version)))  # fmt: skip
     for f in ("uuid3", "uuid5"):
         expected = str(getattr(uuid, f)(uuid.NAMESPACE_DNS, NAME))
         stmts = {c: f"{m(c)}.{f}(ns_{m(c)}, name)" for c in ["uuidx", *PEERS]
@@ -162,7 +189,7 @@ def build() -> list[Op]:
         ops.append(
             row(
                 f"new {f} as str",
-                {"uuidx": f"uuidx.{f}_str()", **stmts},
+                {"uuidx": f"uuidx.{f}_str()", **stmts, **(v7_only(2) if version == 7 else {})},
                 checker(version, kind=str),
             )
         )
@@ -261,7 +288,7 @@ def summary(ops: list[Op], results: Results, rounds: int, commit: str) -> dict[s
         "machine": describe(),
         "commit": commit,
         "peers": versions,
-        "missing": [p for p in PEERS if load(p) is None],
+        "missing": sorted({d for d in DISTRIBUTIONS.values() if d not in versions}),
         "rounds": rounds,
         "rows": rows,
     }
@@ -270,7 +297,7 @@ def summary(ops: list[Op], results: Results, rounds: int, commit: str) -> dict[s
 def table(run: dict[str, Any], goals: list[Goal]) -> list[str]:
     """The performance page's table of one run: ns per call (per UUID in bulk rows), uuidx ÷ each peer,
     and the goals of each row, met or not."""
-    cols = [p for p in PEERS if any(p in row["ns"] for row in run["rows"])]
+    cols = [p for p in CANDIDATES if any(p in row["ns"] for row in run["rows"])]
     head = ["operation", "uuidx", *cols, *(f"÷ {p}" for p in cols)]
     head += ["goals"] if goals else []
     lines = ["| " + " | ".join(head) + " |", "|:---" + "|---:" * (len(head) - 1) + "|"]
