@@ -412,6 +412,19 @@ def verdicts(run: dict[str, Any], goals: list[Union[Goal, CallGoal]]) -> list[st
     return out
 
 
+def spread_note(run: dict[str, Any]) -> str:
+    """How noisy the run was, from its own figures: the median, over the table's ratios, of the
+    90th percentile of the per-round ratios ÷ their 10th."""
+    spreads = [hi / lo for row in run["rows"] for _, lo, hi in row["ratios"].values() if lo > 0]
+    if not spreads:
+        return ""
+    spread = statistics.median(spreads)
+    busy = (" The machine was busy (other work on its cores): read the medians of the paired "
+            "ratios, not the times.") if spread > 1.5 else ""  # fmt: skip
+    return (f"The ratios' 90th percentile is {spread:.1f}× their 10th, as a median over this "
+            f"table.{busy}")  # fmt: skip
+
+
 def interpreter_section(run: dict[str, Any]) -> list[str]:
     """The performance page's lines of one interpreter's run: a heading, what, where and when,
     the table, the import time."""
@@ -420,8 +433,8 @@ def interpreter_section(run: dict[str, Any]) -> list[str]:
     lines = [f"### {run['python']}", "",
              f"Measured on {run['when']} on {run['machine']}, uuidx at commit `{run['commit']}` "
              f"({run['rounds']} rounds); peers: {peers}"
-             + (f"; not installable on it: {', '.join(missing)}" if missing else "") + ".",
-             "", *table(run)]  # fmt: skip
+             + (f"; not installable on it: {', '.join(missing)}" if missing else "") + ". "
+             + spread_note(run), "", *table(run)]  # fmt: skip
     if run.get("import") is not None:
         imp = run["import"]
         lines += ["", f"`import uuidx` ÷ `import uuid`: {imp['ratio']:.2f}× ({imp['uuidx_ms']:.1f} "
