@@ -209,8 +209,13 @@ BENCH_PY := $(BENCH_VENV)/bin/python
 # Where `make bench` keeps each interpreter's measurement (<tag>.json) for the combined tables.
 BENCH_RESULTS ?= target/bench
 # BENCH_ARGS: more options of benches/bench.py (--only uuid4, --rounds 20, --quick: a partial
-# run is printed, not saved). The goals printed beside the ratios: ROWS:PEER=BOUND (--help).
-BENCH_GOALS ?= single:uuid_utils=0.9 single:fastuuid=1.0 list:uuid_utils=0.5 import:uuid=1.3
+# run is printed, not saved). The goals printed after the tables, met or MISSED, with the figure
+# (CONTRIBUTING.md, "Performance goals"): ROWS:PEER=BOUND, call:A/B=BOUND, call:A-B=Nns (--help).
+BENCH_GOALS ?= single:uuid_utils=0.9 single:fastuuid=1.0 list:uuid_utils=0.5 import:uuid=1.3 \
+	call:uuidx.uuid7/uuid_utils.uuid7=0.6 call:uuidx.uuid7-uuidx.uuid4=20ns \
+	call:uuidx.uuid7_str/fastuuidv7.uuid7_str=1.5 call:uuidx.uuid7_str/c_uuid_v7.uuid7=1.5
+# BENCH_REPORT_ARGS=--allow-dirty: let bench-report write runs of uncommitted trees to the page.
+BENCH_REPORT_ARGS ?=
 # The interpreters of `make bench-all`; python3.14 and python3.15 run in the Debian chroot
 # (ci/chroot-python) when the host has no such interpreter, as does `make bench PYTHON=...`.
 BENCH_PYTHONS ?= python3.11 python3.13 python3.14 python3.15
@@ -265,7 +270,8 @@ bench: bench-measure ## Side-by-side benchmarks against the stdlib and peers (PY
 	$(MAKE) --no-print-directory bench-report
 
 bench-report: ## Rewrite docs/performance.md's benchmark tables from every interpreter measured (target/bench)
-	$(REPORT_PYTHON) benches/bench.py $(BENCH_GOALS:%=--goal %) --report $(BENCH_RESULTS)/*.json
+	$(REPORT_PYTHON) benches/bench.py $(BENCH_GOALS:%=--goal %) $(BENCH_REPORT_ARGS) \
+		--report $(BENCH_RESULTS)/*.json
 
 bench-all: ## make bench on CPython 3.11, 3.13, 3.14 and 3.15 (BENCH_PYTHONS), one table per interpreter
 	set -e; for py in $(BENCH_PYTHONS); do $(MAKE) --no-print-directory bench-measure PYTHON=$$py; done
