@@ -46,14 +46,16 @@ pub(super) fn import(
         Import::Accepted(field, chunks) if !accept(&field) => {
             let column = only_column(&field).cloned().unwrap_or(field);
             let chunks = mapped(chunks, what, |table| {
-                let table = arrow_array::StructArray::from(validated(table, what)?);
-                let column = table.column(0);
-                let nulls = match (table.nulls(), column.nulls()) {
-                    (Some(a), Some(b)) => Some(and_nulls(a, Some(b), what)?),
-                    (a, b) => a.or(b).cloned(),
-                };
-                let data = column.to_data().into_builder().nulls(nulls);
-                data.build().map_err(|e| invalid(what, &e))
+                guarded(what, || {
+                    let table = arrow_array::StructArray::from(validated(table, what)?);
+                    let column = table.column(0);
+                    let nulls = match (table.nulls(), column.nulls()) {
+                        (Some(a), Some(b)) => Some(and_nulls(a, Some(b), what)?),
+                        (a, b) => a.or(b).cloned(),
+                    };
+                    let data = column.to_data().into_builder().nulls(nulls);
+                    data.build().map_err(|e| invalid(what, &e))
+                })
             })?;
             Ok(Import::Accepted(column, chunks))
         }
@@ -100,6 +102,29 @@ pub(super) fn import_any(
         Some(chunks) => Import::Accepted(field, chunks),
         None => Import::Rejected(field),
     })
+}
+
+/// The result of `f`, an arrow-rs validation or conversion of imported data, with a panic of
+/// arrow-rs (which asserts on data it cannot take) turned into a `ValueError` naming `what`:
+/// every conversion of an imported column runs inside this guard, after `ffi/arrow_import.rs`
+/// checked the structure (its invariant I4 guards the conversions made there).
+fn guarded<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_owned());
+        Err(PyValueError::new_err(format!(
+            "{what}: invalid Arrow data: arrow-rs could not convert it: {message}"
+        )))
+    })
+}
+
+/// An imported chunk, validated ([`validated`]) and converted to the array type `T`, inside
+/// the panic guard ([`guarded`]).
+fn converted<T: From<ArrayData>>(data: ArrayData, what: &str) -> PyResult<T> {
+    guarded(what, || validated(data, what).map(T::from))
 }
 
 /// `data` after full validation (buffer sizes, offsets, views, null counts: invariant 4 of
@@ -160,9 +185,7 @@ pub(super) fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidCh
     };
     match import(obj, what, accept)? {
         Import::Accepted(field, chunks) if field.data_type() == &UUID_TYPE => {
-            let arrays = mapped(chunks, what, |data| {
-                validated(data, what).map(FixedSizeBinaryArray::from)
-            })?;
+            let arrays = mapped(chunks, what, |data| converted(data, what))?;
             return Ok(UuidChunks(arrays));
         }
         Import::Accepted(field, chunks) => {
@@ -307,7 +330,7 @@ pub(super) fn byte_chunks_of(
     what: &str,
 ) -> PyResult<ByteChunks> {
     fn checked<T: From<ArrayData>>(what: &str) -> impl Fn(ArrayData) -> PyResult<T> + '_ {
-        move |data| validated(data, what).map(T::from)
+        move |data| converted(data, what)
     }
     Ok(match field.data_type() {
         DataType::Utf8 | DataType::Binary => {

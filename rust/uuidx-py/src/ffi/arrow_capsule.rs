@@ -25,14 +25,15 @@
 //!    and a second import of the same capsule finds `release` NULL and is refused (`ValueError`)
 //!    instead of releasing the data twice.
 //! 4. A producer is not trusted beyond what the interface cannot reveal. Every schema and
-//!    array goes through [`arrow_import`] (its invariants I1-I5), which checks each pointer,
+//!    array goes through [`arrow_import`] (its invariants I1-I6), which checks each pointer,
 //!    count and string of the structures, children and dictionaries included, before reading
 //!    through them or handing them to arrow-rs, and turns a panic into an error. An imported
 //!    array is described by the schema it came with (the pair one `__arrow_c_array__` call
 //!    returned, or the schema of its stream): buffer lengths are computed from that type,
 //!    trusting the producer's memory as the interface does. The data is `ArrayData` built
 //!    without validation; `arrow/input.rs` validates it (`validated`: buffer sizes, offsets,
-//!    views, null counts) before any kernel reads a row.
+//!    views, null counts) before any kernel reads a row, and converts it inside a panic guard
+//!    (`guarded`), so that an assertion of arrow-rs is a `ValueError` too.
 //! 5. A stream's callbacks are called only while it is live (`release` set), on the struct this
 //!    module owns, from one thread at a time; `get_last_error`'s string is copied at once,
 //!    before the next call could free it. Dropping the struct releases the stream (arrow-rs's

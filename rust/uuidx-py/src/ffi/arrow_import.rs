@@ -34,6 +34,10 @@
 //!     [`Error::is_out_of_memory`]), and an imported array's buffers each hold a reference to
 //!     the moved `FFI_ArrowArray`, which is released once, when the last of them goes (or at
 //!     once when the import fails).
+//! I6. a struct's children each have at least the struct's `offset + length` rows (the
+//!     struct's rows are rows `offset .. offset + length` of each child): arrow-rs's own
+//!     validation compares a child's length with the struct's length alone, and slicing a
+//!     shorter child panics (an empty struct reads no row and is not checked).
 
 use std::ffi::{c_char, c_void, CStr};
 use std::fmt;
@@ -561,7 +565,7 @@ unsafe fn array_data(
             let child_path = format!("{path}.children[{i}]");
             let child = checked.child(i, &child_path)?;
             // SAFETY: I1 for the child.
-            children.push(unsafe {
+            let data = unsafe {
                 array_data(
                     child,
                     field.data_type(),
@@ -570,7 +574,17 @@ unsafe fn array_data(
                     depth + 1,
                     walk,
                 )
-            }?);
+            }?;
+            // I6: the struct's rows are its children's rows `offset .. offset + length` (an
+            // empty struct reads none).
+            if checked.length > 0 && data.len() < checked.rows() {
+                return invalid(format!(
+                    "{child_path}.length is {}, but the struct's offset + length is {}",
+                    data.len(),
+                    checked.rows()
+                ));
+            }
+            children.push(data);
         }
     }
     if checked.length == 0 {
