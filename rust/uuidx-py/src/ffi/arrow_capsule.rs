@@ -43,6 +43,13 @@
 //!    `PyBuffer_FillInfo`), so the bytes outlive every other reference to it (NumPy's array
 //!    keeps the column alive). The view is read-only: a request for a writable buffer is a
 //!    `BufferError`.
+//! 7. A stream's callbacks (`get_schema`, `get_next`, `get_last_error`, `release`) run with the
+//!    thread detached from the interpreter (the GIL released, as pyarrow's own consumers do):
+//!    a producer may wait there on threads of its own that need the GIL (pyarrow's streaming
+//!    CSV reader over a Python file object; a scanner over a Python generator), and a producer
+//!    written in Python attaches by itself. The closures run detached ([`detached`]) touch the
+//!    stream, the C structs it fills and plain Rust values only, never a Python object or a
+//!    pyo3 API, on the calling thread; signals are checked, attached, between chunks.
 //!
 //! Tested by `tests/columns/test_arrow_ffi.py` (each invariant, section by section), with
 //! `tests/columns/test_arrow_hostile.py` (hostile producers) and `tests/test_leaks.py`.
@@ -143,36 +150,69 @@ pub fn import_array(
     Ok((field, Some(data)))
 }
 
+/// `f`, run with this thread detached from the interpreter (invariant 7).
+fn detached<T>(py: Python<'_>, f: impl FnOnce() -> T) -> T {
+    /// A value carried into and out of `Python::detach`, which asks for `Send` so that no
+    /// Python object crosses into code that runs without the GIL.
+    struct Carried<T>(T);
+    // SAFETY: invariant 7: what is carried (a closure over a stream's C structs and plain
+    // values, and its result) holds no Python object, and it runs on this same thread.
+    unsafe impl<T> Send for Carried<T> {}
+    impl<T> Carried<T> {
+        fn into_inner(self) -> T {
+            self.0
+        }
+    }
+    let f = Carried(f);
+    py.detach(move || Carried(f.into_inner()())).into_inner()
+}
+
 /// The field of an "arrow_array_stream" capsule and, if `accept` accepts it, every array of
 /// the stream, read to its end. The stream is moved out of its capsule (invariant 3), read through
-/// its callbacks (invariant 5) and released; the arrays are not yet validated (invariant 4).
+/// its callbacks (invariants 5 and 7) and released; the arrays are not yet validated (invariant 4).
 pub fn import_stream(
     obj: &Bound<'_, PyAny>,
     what: &str,
     accept: impl Fn(&arrow_schema::Field) -> bool,
 ) -> PyResult<(arrow_schema::Field, Option<Vec<arrow_data::ArrayData>>)> {
     use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-    use arrow_data::ffi::FFI_ArrowArray;
-    use arrow_schema::ffi::FFI_ArrowSchema;
     let pointer = capsule_pointer::<FFI_ArrowArrayStream>(obj, STREAM_CAPSULE, what)?;
     // SAFETY: invariant 1: an aligned, initialised `ArrowArrayStream` owned by the live capsule.
     // Invariant 3: `from_raw` moves it out and leaves a released struct in its place; dropping
-    // `stream` at the end of this function releases it (invariant 5).
+    // `stream` below releases it (invariant 5).
     let mut stream = unsafe { FFI_ArrowArrayStream::from_raw(pointer.as_ptr()) };
     if stream.release.is_none() {
         return Err(released(what, "stream"));
     }
+    let read = read_stream(obj.py(), &mut stream, what, accept);
+    // A producer may join its threads when released (invariant 7).
+    detached(obj.py(), move || drop(stream));
+    read
+}
+
+/// [`import_stream`] of a live stream, which the caller releases.
+fn read_stream(
+    py: Python<'_>,
+    stream: &mut arrow_array::ffi_stream::FFI_ArrowArrayStream,
+    what: &str,
+    accept: impl Fn(&arrow_schema::Field) -> bool,
+) -> PyResult<(arrow_schema::Field, Option<Vec<arrow_data::ArrayData>>)> {
+    use arrow_data::ffi::FFI_ArrowArray;
+    use arrow_schema::ffi::FFI_ArrowSchema;
     let (Some(get_schema), Some(get_next)) = (stream.get_schema, stream.get_next) else {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
             "{what}: invalid Arrow data: the stream has no get_schema or get_next callback"
         )));
     };
     let mut schema = FFI_ArrowSchema::empty();
-    // SAFETY: invariant 5: the stream is live and owned here; `get_schema` fills `schema`, which is
-    // then ours and released when dropped, or returns an error code and leaves it released.
-    let code = unsafe { get_schema(&raw mut stream, &raw mut schema) };
+    // SAFETY: invariant 5: the stream is live and owned by the caller; `get_schema` fills
+    // `schema`, which is then ours and released when dropped, or returns an error code and
+    // leaves it released. Invariant 7: detached, touching the C structs alone.
+    let code = detached(py, || unsafe {
+        get_schema(&raw mut *stream, &raw mut schema)
+    });
     if code != 0 {
-        return Err(stream_error(&mut stream, code, what));
+        return Err(stream_error(py, stream, code, what));
     }
     if schema.release.is_none() {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -188,13 +228,13 @@ pub fn import_stream(
     let mut arrays = Vec::new();
     loop {
         // A stream may never end: a signal handler's exception stops it.
-        obj.py().check_signals()?;
+        py.check_signals()?;
         let mut array = FFI_ArrowArray::empty();
-        // SAFETY: invariant 5, as for `get_schema`: `array` is filled with an array we own, or left
-        // released at the end of the stream.
-        let code = unsafe { get_next(&raw mut stream, &raw mut array) };
+        // SAFETY: invariants 5 and 7, as for `get_schema`: `array` is filled with an array we
+        // own, or left released at the end of the stream.
+        let code = detached(py, || unsafe { get_next(&raw mut *stream, &raw mut array) });
         if code != 0 {
-            return Err(stream_error(&mut stream, code, what));
+            return Err(stream_error(py, stream, code, what));
         }
         if array.is_released() {
             return Ok((field, Some(arrays)));
@@ -216,6 +256,7 @@ pub fn import_stream(
 /// The error of a stream callback that returned `code` (an errno value), with the stream's
 /// own message when it has one.
 fn stream_error(
+    py: Python<'_>,
     stream: &mut arrow_array::ffi_stream::FFI_ArrowArrayStream,
     code: std::ffi::c_int,
     what: &str,
@@ -223,14 +264,15 @@ fn stream_error(
     let message = stream.get_last_error.and_then(|get_last_error| {
         // SAFETY: invariant 5: the stream is live; the callback returns NULL or a NUL-terminated
         // string valid until the next call on the stream, which is copied before anything else.
-        unsafe {
+        // Invariant 7: detached, touching the stream and a Rust string alone.
+        detached(py, || unsafe {
             let text = get_last_error(stream);
             (!text.is_null()).then(|| {
                 std::ffi::CStr::from_ptr(text)
                     .to_string_lossy()
                     .into_owned()
             })
-        }
+        })
     });
     pyo3::exceptions::PyValueError::new_err(format!(
         "{what}: the Arrow stream failed (error code {code}): {}",
