@@ -236,6 +236,18 @@ CASES: dict[str, Case] = {
         names,
         r"array\.buffers\[3\]: the size of variadic buffer 2 is negative \(-36\)",
     ),
+    "a string_view whose n_buffers no memory holds": Case(
+        lambda p: (
+            p.schema(b"vu"),
+            p.array(
+                1,
+                [None, buffer_view(36, TEXT[0], 0, 0), TEXT[0], offsets64(36)],
+                n_buffers=2**61 + 1,
+            ),
+        ),
+        parse,
+        r"array\.n_buffers is 2305843009213693953, more buffer pointers than any memory holds",
+    ),
     "a NULL variadic buffer": Case(
         lambda p: (
             p.schema(b"vu"),

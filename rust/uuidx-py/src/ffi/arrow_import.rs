@@ -22,8 +22,9 @@
 //!     own lengths say, a buffer as long as the type, `length`, `offset`, the offsets and the
 //!     variadic sizes imply;
 //! I2. a pointer is read through only once it is checked non-NULL, and an array of pointers only
-//!     below a count checked to be non-negative; buffer lengths are computed with checked
-//!     arithmetic and must fit in `isize`;
+//!     below a count checked to be non-negative and small enough for its pointers to fit in
+//!     `isize` bytes; `length + offset` and buffer lengths are computed with checked arithmetic
+//!     and must fit in `usize` and `isize`;
 //! I3. a walk visits at most [`MAX_DEPTH`] levels and [`MAX_NODES`] structures: a cycle or a
 //!     huge tree is an error, never a stack overflow or a hang;
 //! I4. arrow-rs converts a schema only once all of it is checked (every string non-NULL where
@@ -128,11 +129,15 @@ impl Walk {
     }
 }
 
-/// `value`, a count of the C structures, as a `usize`; an error naming it if negative.
+/// `value`, a count of the C structures, as a `usize`; an error naming it if negative, or if
+/// larger than this machine addresses (a 32-bit target).
 fn count(value: i64, path: &str, member: &str) -> Result<usize> {
     match usize::try_from(value) {
         Ok(n) => Ok(n),
-        Err(_) => invalid(format!("{path}.{member} is negative ({value})")),
+        Err(_) if value < 0 => invalid(format!("{path}.{member} is negative ({value})")),
+        Err(_) => invalid(format!(
+            "{path}.{member} is {value}, more than this machine addresses"
+        )),
     }
 }
 
@@ -418,6 +423,8 @@ struct Checked<'a> {
     layout: Layout<'a>,
     length: usize,
     offset: usize,
+    /// `length + offset`, checked.
+    rows: usize,
     n_buffers: usize,
 }
 
@@ -427,6 +434,16 @@ impl<'a> Checked<'a> {
         let length = count(array.length, path, "length")?;
         let offset = count(array.offset, path, "offset")?;
         let n_buffers = count(array.n_buffers, path, "n_buffers")?;
+        // I2: the array of `n_buffers` pointers must fit in memory, so that sizes computed from
+        // the count (and the messages that quote them) cannot overflow.
+        if n_buffers
+            .checked_mul(size_of::<*const c_void>())
+            .is_none_or(|bytes| isize::try_from(bytes).is_err())
+        {
+            return invalid(format!(
+                "{path}.n_buffers is {n_buffers}, more buffer pointers than any memory holds"
+            ));
+        }
         let n_children = count(array.n_children, path, "n_children")?;
         if array.null_count < -1 || array.null_count > array.length {
             return invalid(format!(
@@ -469,12 +486,21 @@ impl<'a> Checked<'a> {
                 "{path}.children is NULL, but n_children is {n_children}"
             ));
         }
+        // I2: the rows the buffers hold, `length + offset`, checked (each is below 2**63, but
+        // a 32-bit target's `usize` holds less).
+        let Some(rows) = length.checked_add(offset) else {
+            return invalid(format!(
+                "{path}: offset {offset} + length {length} rows are more than this machine \
+                 addresses"
+            ));
+        };
         let checked = Self {
             array,
             path,
             layout,
             length,
             offset,
+            rows,
             n_buffers,
         };
         if checked.buffer(0).is_null() && array.null_count > 0 {
@@ -486,9 +512,9 @@ impl<'a> Checked<'a> {
         Ok(checked)
     }
 
-    /// `length + offset`: the rows the buffers hold (both below 2**63, no overflow).
+    /// `length + offset`: the rows the buffers hold.
     fn rows(&self) -> usize {
-        self.length + self.offset
+        self.rows
     }
 
     /// Buffer `i` (< `n_buffers`), NULL or not.
@@ -621,8 +647,10 @@ unsafe fn array_data(
 unsafe fn data_buffers(checked: &Checked<'_>, owner: &Arc<FFI_ArrowArray>) -> Result<Vec<Buffer>> {
     let (path, rows, n_buffers) = (checked.path, checked.rows(), checked.n_buffers);
     let mut data = Vec::new();
-    data.try_reserve_exact(n_buffers)
-        .map_err(|_| Error::memory("the buffers of an array", n_buffers * 8))?;
+    data.try_reserve_exact(n_buffers).map_err(|_| {
+        let bytes = n_buffers.saturating_mul(size_of::<Buffer>());
+        Error::memory("the buffers of an array", bytes)
+    })?;
     match checked.layout {
         Layout::Fixed(width) => {
             let bytes = sized(rows, width, path, "values")?;
