@@ -25,15 +25,16 @@
 //!    and a second import of the same capsule finds `release` NULL and is refused (`ValueError`)
 //!    instead of releasing the data twice.
 //! 4. A producer is not trusted beyond what the interface cannot reveal. Every schema and
-//!    array goes through [`arrow_import`] (its invariants I1-I6), which checks each pointer,
+//!    array goes through [`arrow_import`] (its invariants I1-I7), which checks each pointer,
 //!    count and string of the structures, children and dictionaries included, before reading
 //!    through them or handing them to arrow-rs, and turns a panic into an error. An imported
 //!    array is described by the schema it came with (the pair one `__arrow_c_array__` call
 //!    returned, or the schema of its stream): buffer lengths are computed from that type,
-//!    trusting the producer's memory as the interface does. The data is `ArrayData` built
-//!    without validation; `arrow/input.rs` validates it (`validated`: buffer sizes, offsets,
-//!    views, null counts) before any kernel reads a row, and converts it inside a panic guard
-//!    (`guarded`), so that an assertion of arrow-rs is a `ValueError` too.
+//!    trusting the producer's memory as the interface does, and the result is validated in
+//!    full before it leaves `arrow_import` (its I7): the column code gets imported rows only as
+//!    `Validated` chunks, which only that module makes ([`validate`] for data of other
+//!    origins), and converts them to arrow-rs arrays inside the same panic guard
+//!    ([`array_of`]), so that an assertion of arrow-rs is a `ValueError` too.
 //! 5. A stream's callbacks are called only while it is live (`release` set), on the struct this
 //!    module owns, from one thread at a time; `get_last_error`'s string is copied at once,
 //!    before the next call could free it. Dropping the struct releases the stream (arrow-rs's
@@ -59,6 +60,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 
 use super::arrow_import;
+pub use arrow_import::Validated;
 
 /// The capsule names of the Arrow PyCapsule interface.
 pub const SCHEMA_CAPSULE: &std::ffi::CStr = c"arrow_schema";
@@ -105,6 +107,17 @@ fn import_err(what: &str, err: &arrow_import::Error) -> PyErr {
     }
 }
 
+/// `data` validated in full (invariant 4: `arrow_import::validated`), for data that did not
+/// come through a capsule; `ValueError` naming `what` otherwise.
+pub fn validate(data: arrow_data::ArrayData, what: &str) -> PyResult<Validated> {
+    arrow_import::validated(data).map_err(|e| import_err(what, &e))
+}
+
+/// `chunk` as the arrow-rs array `T`, converted inside the panic guard (invariant 4).
+pub fn array_of<T: From<arrow_data::ArrayData>>(chunk: Validated, what: &str) -> PyResult<T> {
+    chunk.into_array().map_err(|e| import_err(what, &e))
+}
+
 /// The field described by `obj`, an "arrow_schema" capsule, which keeps its schema (invariants 1,
 /// 2, 4).
 pub fn import_field(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<arrow_schema::Field> {
@@ -123,13 +136,13 @@ pub fn import_field(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<arrow_schema
 
 /// The field and the data of an "arrow_schema" and an "arrow_array" capsule returned together
 /// by one `__arrow_c_array__` call, if `accept` accepts the field (the array is then moved out
-/// of its capsule, invariant 3, and is not yet validated, invariant 4); only the field otherwise.
+/// of its capsule, invariant 3, and validated, invariant 4); only the field otherwise.
 pub fn import_array(
     schema: &Bound<'_, PyAny>,
     array: &Bound<'_, PyAny>,
     what: &str,
     accept: impl Fn(&arrow_schema::Field) -> bool,
-) -> PyResult<(arrow_schema::Field, Option<arrow_data::ArrayData>)> {
+) -> PyResult<(arrow_schema::Field, Option<Validated>)> {
     use arrow_data::ffi::FFI_ArrowArray;
     let field = import_field(schema, what)?;
     if !accept(&field) {
@@ -143,8 +156,8 @@ pub fn import_array(
         return Err(released(what, "array"));
     }
     // SAFETY: invariant 4: the array was exported with this schema; `arrow_import` takes ownership
-    // of it (released when the last buffer is dropped), checks what the interface can reveal
-    // and computes buffer lengths from the type.
+    // of it (released when the last buffer is dropped), checks what the interface can reveal,
+    // computes buffer lengths from the type and validates the result.
     let data = unsafe { arrow_import::import_array(moved, field.data_type()) }
         .map_err(|e| import_err(what, &e))?;
     Ok((field, Some(data)))
@@ -169,12 +182,12 @@ fn detached<T>(py: Python<'_>, f: impl FnOnce() -> T) -> T {
 
 /// The field of an "arrow_array_stream" capsule and, if `accept` accepts it, every array of
 /// the stream, read to its end. The stream is moved out of its capsule (invariant 3), read through
-/// its callbacks (invariants 5 and 7) and released; the arrays are not yet validated (invariant 4).
+/// its callbacks (invariants 5 and 7) and released; each array is validated (invariant 4).
 pub fn import_stream(
     obj: &Bound<'_, PyAny>,
     what: &str,
     accept: impl Fn(&arrow_schema::Field) -> bool,
-) -> PyResult<(arrow_schema::Field, Option<Vec<arrow_data::ArrayData>>)> {
+) -> PyResult<(arrow_schema::Field, Option<Vec<Validated>>)> {
     use arrow_array::ffi_stream::FFI_ArrowArrayStream;
     let pointer = capsule_pointer::<FFI_ArrowArrayStream>(obj, STREAM_CAPSULE, what)?;
     // SAFETY: invariant 1: an aligned, initialised `ArrowArrayStream` owned by the live capsule.
@@ -196,7 +209,7 @@ fn read_stream(
     stream: &mut arrow_array::ffi_stream::FFI_ArrowArrayStream,
     what: &str,
     accept: impl Fn(&arrow_schema::Field) -> bool,
-) -> PyResult<(arrow_schema::Field, Option<Vec<arrow_data::ArrayData>>)> {
+) -> PyResult<(arrow_schema::Field, Option<Vec<Validated>>)> {
     use arrow_data::ffi::FFI_ArrowArray;
     use arrow_schema::ffi::FFI_ArrowSchema;
     let (Some(get_schema), Some(get_next)) = (stream.get_schema, stream.get_next) else {
@@ -246,7 +259,7 @@ fn read_stream(
             ))
         })?;
         // SAFETY: invariant 4: every array of a stream has the stream's schema; `arrow_import`
-        // checks what the interface can reveal.
+        // checks what the interface can reveal and validates the result.
         let data = unsafe { arrow_import::import_array(array, field.data_type()) }
             .map_err(|e| import_err(what, &e))?;
         arrays.push(data);
