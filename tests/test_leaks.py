@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import uuid
 from pathlib import Path
 from typing import Any, Optional
 
@@ -151,6 +152,46 @@ def test_no_leak_in_rollback_errors(case: generator_axis.Case) -> None:
     with pytest.raises(uuidx.ClockRollbackError):
         call()
     check(call, uuidx.ClockRollbackError, (g, clock))
+
+
+def _tampered(value: object) -> uuid.UUID:
+    """An exact ``uuid.UUID`` whose ``int`` slot holds ``value`` (emptied for ``None``)."""
+    u = uuid.UUID(int=1)
+    if value is None:
+        object.__delattr__(u, "int")
+    else:
+        object.__setattr__(u, "int", value)
+    return u
+
+
+#: The fast bodies that read an exact ``uuid.UUID`` by its slot, each called with one whose slot
+#: is empty or out of range: reading it can make them drop an error of their own
+#: (``ffi/uuid_object.rs``: the attribute read of debug and free-threaded builds, the conversion
+#: where ints are not read by their digits) and decline.
+SLOT_READERS = {
+    "to_str": lambda u: uuidx.to_str(u),
+    "uuid3": lambda u: uuidx.uuid3(u, "x"),
+    "uuid5": lambda u: uuidx.uuid5(u, b"x"),
+    "uuid8_name": lambda u: uuidx.uuid8_name(u, "x"),
+}
+
+
+@needs_pymalloc
+@pytest.mark.parametrize("value", [None, -1], ids=["empty", "negative"])
+@pytest.mark.parametrize("reader", list(SLOT_READERS))
+def test_a_fast_body_that_declines_after_an_error_leaks_nothing(reader: str, value: object) -> None:
+    """Invariant 2 of ``ffi/fast_call.rs``, enforced: each failing fast body called alone, many
+    times, with no other uuidx call in between, leaves no block behind (pyo3 defers a decref made
+    outside its trampoline to a pool that only a later pyo3 call drains)."""
+    u = _tampered(value)
+    call = SLOT_READERS[reader]
+    try:
+        call(u)
+    except Exception as exc:  # noqa: BLE001 - the error the full function gives, whichever
+        raises: Optional[type[BaseException]] = type(exc)
+    else:
+        raises = None
+    check(lambda: call(u), raises, (u,))
 
 
 # --- clock errors, under a real clock before 1970 ----------------------------------------------

@@ -9,7 +9,9 @@
 //! is NULL instead. Everything else is the fuzzer's to choose. It checks that:
 //! - nothing panics (libFuzzer turns a panic into a finding, caught or not);
 //! - every buffer of an imported array lies inside the allocation it came from, or is a copy;
-//! - an imported array validates or fails validation without a crash, and its rows read back;
+//! - an import is a `Validated` chunk (the import validates in full, the entry point the
+//!   bindings use, structs with offsets included) or an error, and the chunk converts to an
+//!   arrow-rs array as the bindings convert it, whose rows all read back;
 //! - the array is released exactly once: at once when the import fails, when the data is
 //!   dropped otherwise.
 #![no_main]
@@ -536,20 +538,21 @@ fuzz_target!(|input: Input| {
     let taken = !moved.is_released();
     // SAFETY: as above.
     match unsafe { arrow_import::import_array(moved, &data_type) } {
-        Ok(data) => {
+        Ok(chunk) => {
             // Released at once only if nothing points into the producer's memory.
-            let borrowed = producer.check_within(&data);
-            if data.validate_full().is_ok() {
-                let array = arrow_array::make_array(data.clone());
-                // Read every row through the public API: within bounds once validated.
-                std::hint::black_box(read_all(array.as_ref()));
-            }
+            let borrowed = producer.check_within(chunk.data());
+            // The chunk is validated (I7): converted as the bindings convert it, every row reads
+            // back through the public API, within bounds.
+            let array = chunk
+                .into_array_ref()
+                .expect("a validated chunk converts to an arrow-rs array");
+            std::hint::black_box(read_all(array.as_ref()));
             assert_eq!(
                 RELEASED.load(Ordering::SeqCst),
                 usize::from(!borrowed),
                 "released while still in use, or held for nothing"
             );
-            drop(data);
+            drop(array);
             assert_eq!(
                 RELEASED.load(Ordering::SeqCst),
                 1,

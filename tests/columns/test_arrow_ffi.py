@@ -1,8 +1,9 @@
 """The invariants of the Arrow C data interface code, ``rust/uuidx-py/src/ffi/arrow_capsule.rs``
-(invariants 1-6, the sections A1-A6 below) and the column memory of ``uuidx_core::memory::Pages``
-(A7), each exercised with pyarrow as the other side: capsule names, released
-and twice-imported capsules, streams that fail, data that a producer got wrong, slices with
-offsets, empty arrays, requested schemas, and buffers that outlive their column.
+(invariants 1-7, the sections A1-A6 below, with invariant 7 among the streams of A5) and the
+column memory of ``uuidx_core::memory::Pages`` (A7), each exercised with pyarrow as the other
+side: capsule names, released and twice-imported capsules, streams that fail, streams whose
+producer needs the GIL, data that a producer got wrong, slices with offsets, empty arrays,
+requested schemas, and buffers that outlive their column.
 
 These run under ``make test``'s debug build too, where a use-after-free or a double release
 would rather abort than pass.
@@ -12,6 +13,9 @@ from __future__ import annotations
 
 import gc
 import struct
+import subprocess
+import sys
+import textwrap
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -203,6 +207,50 @@ def test_requested_schema_chooses_extension_or_plain() -> None:
         col.__arrow_c_array__(5)
     assert pa.DataType._import_from_c_capsule(col.__arrow_c_schema__()) == pa.uuid()
     assert pa.DataType._import_from_c_capsule(plain.__arrow_c_schema__()) == pa.binary(16)
+
+
+# A producer's callbacks may wait on threads that need the GIL: uuidx calls them detached.
+# Each runs in a subprocess with a timeout, so that a deadlock fails instead of hanging the
+# suite.
+GIL_PRODUCERS = {
+    # pyarrow's streaming CSV reader over a Python file object: its reading threads call the
+    # file's readinto, which takes the GIL, while get_next waits for them. 100 000 rows are
+    # more than its read-ahead holds.
+    "csv reader over a Python file": """
+        import io, pyarrow.csv
+        class Slow(io.RawIOBase):
+            def __init__(self, b): self.b = io.BytesIO(b)
+            def readable(self): return True
+            def readinto(self, m): return self.b.readinto(m)
+        rows = [str(uuid.UUID(int=i * 0x0123456789ABCDEF)) for i in range(100_000)]
+        data = ("id\\n" + "\\n".join(rows) + "\\n").encode()
+        options = pyarrow.csv.ReadOptions(block_size=1 << 16, use_threads=True)
+        column = uuidx.arrow.parse(pyarrow.csv.open_csv(Slow(data), read_options=options))
+        assert [str(u) for u in column.to_pylist()] == rows
+    """,
+    # A scanner over a Python generator: get_next waits for a thread of pyarrow's that runs
+    # the generator, which takes the GIL.
+    "scanner over a Python generator": """
+        import pyarrow as pa, pyarrow.dataset as ds
+        schema = pa.schema([("id", pa.string())])
+        rows = [str(uuid.UUID(int=i)) for i in range(3)]
+        batches = (pa.record_batch([pa.array([row])], schema=schema) for row in rows)
+        reader = ds.Scanner.from_batches(batches, schema=schema, use_threads=True).to_reader()
+        assert [str(u) for u in uuidx.arrow.parse(reader).to_pylist()] == rows
+    """,
+}
+
+
+@pytest.mark.parametrize("producer", list(GIL_PRODUCERS))
+def test_a_stream_whose_producer_needs_the_gil_is_read_to_its_end(producer: str) -> None:
+    script = "import uuid, uuidx.arrow\n" + textwrap.dedent(GIL_PRODUCERS[producer])
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{producer}: no result in 60 s (a deadlock on the GIL?)")
+    assert proc.returncode == 0, proc.stderr
 
 
 # A6: the buffer protocol

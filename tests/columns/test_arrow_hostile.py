@@ -236,6 +236,18 @@ CASES: dict[str, Case] = {
         names,
         r"array\.buffers\[3\]: the size of variadic buffer 2 is negative \(-36\)",
     ),
+    "a string_view whose n_buffers no memory holds": Case(
+        lambda p: (
+            p.schema(b"vu"),
+            p.array(
+                1,
+                [None, buffer_view(36, TEXT[0], 0, 0), TEXT[0], offsets64(36)],
+                n_buffers=2**61 + 1,
+            ),
+        ),
+        parse,
+        r"array\.n_buffers is 2305843009213693953, more buffer pointers than any memory holds",
+    ),
     "a NULL variadic buffer": Case(
         lambda p: (
             p.schema(b"vu"),
@@ -471,3 +483,24 @@ def test_a_stream_whose_schema_is_released_or_callbacks_missing() -> None:
     with pytest.raises(ValueError, match=r"the stream has no get_schema or get_next callback"):
         ua.array(NoNext())
     assert p.released["stream"] == 2, "each stream was released once"
+
+
+@pytest.mark.parametrize("via", ["array", "stream"])
+def test_a_table_whose_offset_runs_past_its_column_is_a_value_error(via: str) -> None:
+    """A one-column table (a struct) whose ``offset + length`` runs past its child's rows:
+    arrow-rs's own validation compares the child's length with the struct's length alone, so the
+    import checks it; a ``PanicException`` (a ``BaseException``) would escape ``except
+    Exception``."""
+    p = Producer()
+    child = p.array(4, [None, bytes(range(16)) * 4])  # 4 rows of fixed_size_binary(16)
+    table = p.array(4, [None], children=[child], offset=2)  # rows 2..6 of a 4-row child
+    schema = p.schema(b"+s", children=[p.schema(b"w:16", name=b"id")])
+    with pytest.raises(BaseException) as info:
+        ua.to_str(Exports(p, schema, table, stream=via == "stream"))
+    assert type(info.value) is ValueError, repr(info.value)
+    assert re.search(
+        r"array\.children\[0\]\.length is 4, but the struct's offset \+ length is 6",
+        str(info.value),
+    ), str(info.value)
+    gc.collect()
+    assert p.released["array"] == 1

@@ -526,3 +526,61 @@ def test_the_fallback_switch_is_read_at_import(setting: str) -> None:
     assert proc.returncode == 0, proc.stderr
     fast = setting in ("", "0") and sys.implementation.name == "cpython"
     assert proc.stdout.strip() == str(fast)
+
+
+def test_a_slot_descriptor_of_another_class_bound_to_int_takes_the_fallback() -> None:
+    """``uuid.UUID.int`` rebound, before uuidx loads, to a slot descriptor of another class
+    whose offset is where a ``uuid.UUID`` keeps its weak references: the descriptor is not
+    ``uuid.UUID``'s own (invariant 1 of ``ffi/uuid_object.rs``), so uuidx must build UUIDs through
+    the class, not store the int at that offset (which crashed when the UUID was freed). In a
+    subprocess, so that a crash is a failure; the fast path is not forced off there."""
+    script = textwrap.dedent(
+        """
+        import gc, uuid, weakref
+        from importlib.machinery import ExtensionFileLoader
+        class Other:
+            __slots__ = ("a", "b", "c")  # "c" lies where uuid.UUID keeps its weak references
+        assert Other.__basicsize__ == uuid.UUID.__basicsize__
+        stdlib_int = uuid.UUID.__dict__["int"]
+        def rebound(step):
+            # Rebound only while uuidx._core loads (and resolves uuid.UUID): the package's own
+            # Python code makes UUIDs through the class, which the foreign descriptor refuses.
+            def run(loader, arg):
+                uuid.UUID.int = Other.__dict__["c"]
+                try:
+                    return step(loader, arg)
+                finally:
+                    uuid.UUID.int = stdlib_int
+            return run
+        steps = ExtensionFileLoader.create_module, ExtensionFileLoader.exec_module
+        ExtensionFileLoader.create_module = rebound(steps[0])
+        ExtensionFileLoader.exec_module = rebound(steps[1])
+        import uuidx
+        ExtensionFileLoader.create_module, ExtensionFileLoader.exec_module = steps
+        print(uuidx._core._uses_slot_stores())
+        makers = [
+            uuidx.uuid4, uuidx.uuid7, uuidx.uuid1, uuidx.uuid6, uuidx.uuid8,
+            lambda: uuidx.uuid5(uuidx.NAMESPACE_DNS, "www.example.com"),
+            lambda: uuidx.parse("2ed6657d-e927-568b-95e1-2665a8aea6a2"),
+            lambda: uuidx.uuid7_many(3)[2],
+        ]
+        for make in makers:
+            u = make()
+            assert type(u) is uuid.UUID and isinstance(u.int, int), make
+            assert uuid.UUID(str(u)) == u and uuidx.to_str(u) == str(u), make
+            ref = weakref.ref(u)
+            del u
+            gc.collect()
+            assert ref() is None
+        ns = uuidx.uuid5(uuidx.NAMESPACE_DNS, "www.example.com")
+        assert str(ns) == "2ed6657d-e927-568b-95e1-2665a8aea6a2", ns
+        print("ok")
+        """
+    )
+    env = {k: v for k, v in os.environ.items() if k != "UUIDX_FORCE_FALLBACK"}
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    assert proc.stdout.split() == ["False", "ok"], proc.stdout

@@ -2,7 +2,8 @@
 application group in by default) or isolated, gets an ImportError that says subinterpreters
 are not supported, whichever interpreter imports uuidx first, and the main interpreter can
 always import it. Each scenario runs in a fresh interpreter process, since the point is the
-order of the first imports."""
+order of the first imports. In the main interpreter, a thread attached through a thread state
+of an embedder's making gets the errors of the fast entry points as any other thread."""
 
 from __future__ import annotations
 
@@ -201,3 +202,55 @@ def test_the_main_interpreter_can_import_the_extension_again() -> None:
         """
     )
     assert [r[:2] for r in results] == [["MAIN", "ok"], ["MAIN", "ok"]], results
+
+
+#: Runs code on a thread state made with ``PyThreadState_New`` for this thread, as an embedder
+#: does: ``PyGILState`` keeps knowing this thread by its first thread state, so attaching with
+#: ``PyGILState_Ensure`` there waits for the GIL that the thread itself holds.
+OTHER_THREAD_STATE = textwrap.dedent(
+    """
+    import ctypes, sys
+    import uuidx
+    api = ctypes.pythonapi
+    for name, restype, argtypes in [
+        ("PyInterpreterState_Get", ctypes.c_void_p, []),
+        ("PyThreadState_New", ctypes.c_void_p, [ctypes.c_void_p]),
+        ("PyThreadState_Swap", ctypes.c_void_p, [ctypes.c_void_p]),
+        ("PyThreadState_Clear", None, [ctypes.c_void_p]),
+        ("PyThreadState_Delete", None, [ctypes.c_void_p]),
+        ("PyRun_SimpleString", ctypes.c_int, [ctypes.c_char_p]),
+    ]:
+        function = getattr(api, name)
+        function.restype, function.argtypes = restype, argtypes
+    code = sys.argv[1].encode()
+    state = api.PyThreadState_New(api.PyInterpreterState_Get())
+    # Nothing but these three calls runs while the frames of this thread state are not current.
+    old = api.PyThreadState_Swap(state); rc = api.PyRun_SimpleString(code); api.PyThreadState_Swap(old)
+    api.PyThreadState_Clear(state)
+    api.PyThreadState_Delete(state)
+    print(rc, sys.modules["__main__"].outcome)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ('uuidx.parse("bad")', "ValueError"),  # a fast body's error, raised
+        ('uuidx.uuid5(uuidx.NAMESPACE_DNS, "\\ud800")', "UnicodeEncodeError"),  # dropped, declined
+    ],
+)
+def test_fast_errors_on_a_thread_state_of_an_embedders_making(call: str, expected: str) -> None:
+    """Invariant 3 of ``ffi/fast_call.rs``: an error of a fast body is raised (or dropped) with
+    the thread's current thread state; attaching through ``PyGILState_Ensure`` deadlocked. In a
+    subprocess with a timeout, so that a deadlock fails instead of hanging the suite."""
+    code = f"try:\n    {call}\nexcept Exception as exc:\n    outcome = type(exc).__name__\n"
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", OTHER_THREAD_STATE, code],
+            capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{call} on another thread state: no result in 30 s (a deadlock?)")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0", expected], (proc.stdout, proc.stderr)

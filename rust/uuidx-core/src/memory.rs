@@ -151,9 +151,9 @@ pub const PAGES_FROM: usize = 32 << 20;
 ///
 /// Invariants:
 /// 1. the mapping is made by `mmap` in [`Pages::zeroed`] and unmapped once, by `Drop`;
-/// 2. `data .. data + len` lies inside it (the skip to the 2 MiB boundary is below 2 MiB,
-///    and the mapping is 2 MiB longer than `len`), readable and writable, zero-filled by the
-///    kernel: every byte is a valid `u8`;
+/// 2. `data .. data + len` lies inside it (the skip to the 2 MiB boundary is below 2 MiB by
+///    construction, see `Pages::skip_to_boundary`, and the mapping is 2 MiB longer than
+///    `len`), readable and writable, zero-filled by the kernel: every byte is a valid `u8`;
 /// 3. the bytes are written only through [`Pages::as_mut_slice`] (`&mut self`) and read
 ///    through [`AsRef`] (`&self`), so the borrow checker keeps writes exclusive; addresses are
 ///    kept as integers, so the value moves between threads as plain data.
@@ -212,7 +212,7 @@ impl Pages {
         if base == libc::MAP_FAILED {
             return None;
         }
-        let skip = base.cast::<u8>().align_offset(Self::HUGE_PAGE);
+        let skip = Self::skip_to_boundary(base as usize);
         let pages = Self {
             base: base as usize,
             size,
@@ -225,6 +225,14 @@ impl Pages {
             libc::madvise(pages.data as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
         }
         Some(pages)
+    }
+
+    /// The bytes from `address` up to the next multiple of [`Self::HUGE_PAGE`] (0 at one),
+    /// always below it (invariant 2): computed on the address as an integer, because
+    /// `<*const u8>::align_offset` may return `usize::MAX` by its contract.
+    const fn skip_to_boundary(address: usize) -> usize {
+        // `HUGE_PAGE` divides 2**64: the negation modulo it is the distance to the boundary.
+        address.wrapping_neg() % Self::HUGE_PAGE
     }
 
     /// The bytes, to write.
@@ -326,6 +334,20 @@ mod tests {
         assert_eq!((pages.as_ref()[0], pages.as_ref()[len - 1]), (1, 2));
         // Moved to another thread and dropped there: the value is plain data.
         std::thread::spawn(move || drop(pages)).join().unwrap();
+    }
+
+    #[test]
+    fn the_skip_to_a_huge_page_boundary_is_below_a_huge_page_and_reaches_it() {
+        let huge = Pages::HUGE_PAGE;
+        let edges = [0, 1, 4095, 4096, huge - 1, huge, huge + 1, 3 * huge + 12345];
+        let top = [usize::MAX - huge + 1, usize::MAX - 1, usize::MAX];
+        for address in edges.into_iter().chain(top) {
+            let skip = Pages::skip_to_boundary(address);
+            assert!(skip < huge, "{address:#x}: {skip}");
+            assert_eq!(address.wrapping_add(skip) % huge, 0, "{address:#x}: {skip}");
+        }
+        assert_eq!(Pages::skip_to_boundary(huge + 1), huge - 1);
+        assert_eq!(Pages::skip_to_boundary(usize::MAX), 1);
     }
 
     #[test]

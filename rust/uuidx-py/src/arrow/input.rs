@@ -1,5 +1,6 @@
 //! Columns coming in: a `UUIDArray` or `ArrowArray` of this module, an Arrow array or
-//! stream (imported by `ffi/arrow_import.rs`, validated here), or a Python sequence of rows.
+//! stream (imported and validated by `ffi/arrow_import.rs`, as `ffi::Validated` chunks), or a
+//! Python sequence of rows.
 
 use std::borrow::Cow;
 
@@ -28,8 +29,8 @@ pub(super) enum Import {
     NotArrow,
     /// An Arrow column of a type the caller does not accept (its data left unread).
     Rejected(Field),
-    /// An Arrow column of an accepted type: its field and chunks, not yet validated.
-    Accepted(Field, Vec<ArrayData>),
+    /// An Arrow column of an accepted type: its field and chunks, validated.
+    Accepted(Field, Vec<ffi::Validated>),
 }
 
 /// The Arrow column `obj` exports, if it exports one: `__arrow_c_array__` first (one array),
@@ -46,14 +47,17 @@ pub(super) fn import(
         Import::Accepted(field, chunks) if !accept(&field) => {
             let column = only_column(&field).cloned().unwrap_or(field);
             let chunks = mapped(chunks, what, |table| {
-                let table = arrow_array::StructArray::from(validated(table, what)?);
-                let column = table.column(0);
-                let nulls = match (table.nulls(), column.nulls()) {
-                    (Some(a), Some(b)) => Some(and_nulls(a, Some(b), what)?),
-                    (a, b) => a.or(b).cloned(),
-                };
-                let data = column.to_data().into_builder().nulls(nulls);
-                data.build().map_err(|e| invalid(what, &e))
+                let table: arrow_array::StructArray = ffi::array_of(table, what)?;
+                let data = guarded(what, || {
+                    let column = table.column(0);
+                    let nulls = match (table.nulls(), column.nulls()) {
+                        (Some(a), Some(b)) => Some(and_nulls(a, Some(b), what)?),
+                        (a, b) => a.or(b).cloned(),
+                    };
+                    let data = column.to_data().into_builder().nulls(nulls);
+                    data.build().map_err(|e| invalid(what, &e))
+                })?;
+                ffi::validate(data, what)
             })?;
             Ok(Import::Accepted(column, chunks))
         }
@@ -102,20 +106,20 @@ pub(super) fn import_any(
     })
 }
 
-/// `data` after full validation (buffer sizes, offsets, views, null counts: invariant 4 of
-/// `ffi/arrow_capsule.rs`), with text types read as their binary counterparts (rows are bytes
-/// to the kernels, so UTF-8 is not checked).
-pub(super) fn validated(data: ArrayData, what: &str) -> PyResult<ArrayData> {
-    let as_bytes = match data.data_type() {
-        DataType::Utf8 => DataType::Binary,
-        DataType::LargeUtf8 => DataType::LargeBinary,
-        DataType::Utf8View => DataType::BinaryView,
-        other => other.clone(),
-    };
-    data.into_builder()
-        .data_type(as_bytes)
-        .build()
-        .map_err(|e| invalid(what, &e))
+/// The result of `f`, which takes a table's column out of an imported table, with a panic of
+/// arrow-rs (which asserts on data it cannot take) turned into a `ValueError` naming `what`,
+/// as `ffi/arrow_import.rs` guards its own validation and conversions (its I4 and I7).
+fn guarded<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_owned());
+        Err(PyValueError::new_err(format!(
+            "{what}: invalid Arrow data: arrow-rs could not convert it: {message}"
+        )))
+    })
 }
 
 /// A column of UUIDs: its chunks, each FixedSizeBinary(16).
@@ -160,9 +164,7 @@ pub(super) fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidCh
     };
     match import(obj, what, accept)? {
         Import::Accepted(field, chunks) if field.data_type() == &UUID_TYPE => {
-            let arrays = mapped(chunks, what, |data| {
-                validated(data, what).map(FixedSizeBinaryArray::from)
-            })?;
+            let arrays = mapped(chunks, what, |chunk| ffi::array_of(chunk, what))?;
             return Ok(UuidChunks(arrays));
         }
         Import::Accepted(field, chunks) => {
@@ -300,14 +302,14 @@ pub(super) fn is_bytes(field: &Field) -> bool {
     )
 }
 
-/// The imported `chunks` of `field`, a type [`is_bytes`] accepts, as bytes, validated.
+/// The imported `chunks` of `field`, a type [`is_bytes`] accepts, as bytes.
 pub(super) fn byte_chunks_of(
     field: &Field,
-    chunks: Vec<ArrayData>,
+    chunks: Vec<ffi::Validated>,
     what: &str,
 ) -> PyResult<ByteChunks> {
-    fn checked<T: From<ArrayData>>(what: &str) -> impl Fn(ArrayData) -> PyResult<T> + '_ {
-        move |data| validated(data, what).map(T::from)
+    fn checked<T: From<ArrayData>>(what: &str) -> impl Fn(ffi::Validated) -> PyResult<T> + '_ {
+        move |chunk| ffi::array_of(chunk, what)
     }
     Ok(match field.data_type() {
         DataType::Utf8 | DataType::Binary => {
@@ -352,10 +354,10 @@ pub(super) fn byte_chunks(
         .map(|c| c.get().array.clone())
     {
         if let DataType::Utf8 | DataType::LargeUtf8 = column.data_type() {
-            let data = validated(column.to_data(), what)?;
-            return Ok(match data.data_type() {
-                DataType::Binary => ByteChunks::Binary(vec![data.into()]),
-                _ => ByteChunks::Large(vec![data.into()]),
+            let data = ffi::validate(column.to_data(), what)?;
+            return Ok(match data.data().data_type() {
+                DataType::Binary => ByteChunks::Binary(vec![ffi::array_of(data, what)?]),
+                _ => ByteChunks::Large(vec![ffi::array_of(data, what)?]),
             });
         }
     }

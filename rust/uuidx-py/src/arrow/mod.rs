@@ -2,8 +2,8 @@
 //!
 //! Columns come in as a `UUIDArray` of this module, any object with `__arrow_c_array__` or
 //! `__arrow_c_stream__` (pyarrow, Polars, DuckDB, nanoarrow, arro3, ...; imported by
-//! `ffi/arrow_capsule.rs`, then validated), or a Python sequence. Their rows go to the kernels
-//! of `uuidx_core::column` with the GIL released. Results are a `UUIDArray` (FixedSizeBinary(16),
+//! `ffi/arrow_capsule.rs` and validated by `ffi/arrow_import.rs`), or a Python sequence. Their
+//! rows go to the kernels of `uuidx_core::column` with the GIL released. Results are a `UUIDArray` (FixedSizeBinary(16),
 //! tagged with the canonical extension type `arrow.uuid` or plain) or an `ArrowArray` (strings,
 //! timestamps), exported as arrow-rs's own C structs in capsules that own them.
 //!

@@ -25,14 +25,16 @@
 //!    and a second import of the same capsule finds `release` NULL and is refused (`ValueError`)
 //!    instead of releasing the data twice.
 //! 4. A producer is not trusted beyond what the interface cannot reveal. Every schema and
-//!    array goes through [`arrow_import`] (its invariants I1-I5), which checks each pointer,
+//!    array goes through [`arrow_import`] (its invariants I1-I7), which checks each pointer,
 //!    count and string of the structures, children and dictionaries included, before reading
 //!    through them or handing them to arrow-rs, and turns a panic into an error. An imported
 //!    array is described by the schema it came with (the pair one `__arrow_c_array__` call
 //!    returned, or the schema of its stream): buffer lengths are computed from that type,
-//!    trusting the producer's memory as the interface does. The data is `ArrayData` built
-//!    without validation; `arrow/input.rs` validates it (`validated`: buffer sizes, offsets,
-//!    views, null counts) before any kernel reads a row.
+//!    trusting the producer's memory as the interface does, and the result is validated in
+//!    full before it leaves `arrow_import` (its I7): the column code gets imported rows only as
+//!    `Validated` chunks, which only that module makes ([`validate`] for data of other
+//!    origins), and converts them to arrow-rs arrays inside the same panic guard
+//!    ([`array_of`]), so that an assertion of arrow-rs is a `ValueError` too.
 //! 5. A stream's callbacks are called only while it is live (`release` set), on the struct this
 //!    module owns, from one thread at a time; `get_last_error`'s string is copied at once,
 //!    before the next call could free it. Dropping the struct releases the stream (arrow-rs's
@@ -42,6 +44,13 @@
 //!    `PyBuffer_FillInfo`), so the bytes outlive every other reference to it (NumPy's array
 //!    keeps the column alive). The view is read-only: a request for a writable buffer is a
 //!    `BufferError`.
+//! 7. A stream's callbacks (`get_schema`, `get_next`, `get_last_error`, `release`) run with the
+//!    thread detached from the interpreter (the GIL released, as pyarrow's own consumers do):
+//!    a producer may wait there on threads of its own that need the GIL (pyarrow's streaming
+//!    CSV reader over a Python file object; a scanner over a Python generator), and a producer
+//!    written in Python attaches by itself. The closures run detached ([`detached`]) touch the
+//!    stream, the C structs it fills and plain Rust values only, never a Python object or a
+//!    pyo3 API, on the calling thread; signals are checked, attached, between chunks.
 //!
 //! Tested by `tests/columns/test_arrow_ffi.py` (each invariant, section by section), with
 //! `tests/columns/test_arrow_hostile.py` (hostile producers) and `tests/test_leaks.py`.
@@ -51,6 +60,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 
 use super::arrow_import;
+pub use arrow_import::Validated;
 
 /// The capsule names of the Arrow PyCapsule interface.
 pub const SCHEMA_CAPSULE: &std::ffi::CStr = c"arrow_schema";
@@ -97,6 +107,17 @@ fn import_err(what: &str, err: &arrow_import::Error) -> PyErr {
     }
 }
 
+/// `data` validated in full (invariant 4: `arrow_import::validated`), for data that did not
+/// come through a capsule; `ValueError` naming `what` otherwise.
+pub fn validate(data: arrow_data::ArrayData, what: &str) -> PyResult<Validated> {
+    arrow_import::validated(data).map_err(|e| import_err(what, &e))
+}
+
+/// `chunk` as the arrow-rs array `T`, converted inside the panic guard (invariant 4).
+pub fn array_of<T: From<arrow_data::ArrayData>>(chunk: Validated, what: &str) -> PyResult<T> {
+    chunk.into_array().map_err(|e| import_err(what, &e))
+}
+
 /// The field described by `obj`, an "arrow_schema" capsule, which keeps its schema (invariants 1,
 /// 2, 4).
 pub fn import_field(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<arrow_schema::Field> {
@@ -115,13 +136,13 @@ pub fn import_field(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<arrow_schema
 
 /// The field and the data of an "arrow_schema" and an "arrow_array" capsule returned together
 /// by one `__arrow_c_array__` call, if `accept` accepts the field (the array is then moved out
-/// of its capsule, invariant 3, and is not yet validated, invariant 4); only the field otherwise.
+/// of its capsule, invariant 3, and validated, invariant 4); only the field otherwise.
 pub fn import_array(
     schema: &Bound<'_, PyAny>,
     array: &Bound<'_, PyAny>,
     what: &str,
     accept: impl Fn(&arrow_schema::Field) -> bool,
-) -> PyResult<(arrow_schema::Field, Option<arrow_data::ArrayData>)> {
+) -> PyResult<(arrow_schema::Field, Option<Validated>)> {
     use arrow_data::ffi::FFI_ArrowArray;
     let field = import_field(schema, what)?;
     if !accept(&field) {
@@ -135,43 +156,76 @@ pub fn import_array(
         return Err(released(what, "array"));
     }
     // SAFETY: invariant 4: the array was exported with this schema; `arrow_import` takes ownership
-    // of it (released when the last buffer is dropped), checks what the interface can reveal
-    // and computes buffer lengths from the type.
+    // of it (released when the last buffer is dropped), checks what the interface can reveal,
+    // computes buffer lengths from the type and validates the result.
     let data = unsafe { arrow_import::import_array(moved, field.data_type()) }
         .map_err(|e| import_err(what, &e))?;
     Ok((field, Some(data)))
 }
 
+/// `f`, run with this thread detached from the interpreter (invariant 7).
+fn detached<T>(py: Python<'_>, f: impl FnOnce() -> T) -> T {
+    /// A value carried into and out of `Python::detach`, which asks for `Send` so that no
+    /// Python object crosses into code that runs without the GIL.
+    struct Carried<T>(T);
+    // SAFETY: invariant 7: what is carried (a closure over a stream's C structs and plain
+    // values, and its result) holds no Python object, and it runs on this same thread.
+    unsafe impl<T> Send for Carried<T> {}
+    impl<T> Carried<T> {
+        fn into_inner(self) -> T {
+            self.0
+        }
+    }
+    let f = Carried(f);
+    py.detach(move || Carried(f.into_inner()())).into_inner()
+}
+
 /// The field of an "arrow_array_stream" capsule and, if `accept` accepts it, every array of
 /// the stream, read to its end. The stream is moved out of its capsule (invariant 3), read through
-/// its callbacks (invariant 5) and released; the arrays are not yet validated (invariant 4).
+/// its callbacks (invariants 5 and 7) and released; each array is validated (invariant 4).
 pub fn import_stream(
     obj: &Bound<'_, PyAny>,
     what: &str,
     accept: impl Fn(&arrow_schema::Field) -> bool,
-) -> PyResult<(arrow_schema::Field, Option<Vec<arrow_data::ArrayData>>)> {
+) -> PyResult<(arrow_schema::Field, Option<Vec<Validated>>)> {
     use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-    use arrow_data::ffi::FFI_ArrowArray;
-    use arrow_schema::ffi::FFI_ArrowSchema;
     let pointer = capsule_pointer::<FFI_ArrowArrayStream>(obj, STREAM_CAPSULE, what)?;
     // SAFETY: invariant 1: an aligned, initialised `ArrowArrayStream` owned by the live capsule.
     // Invariant 3: `from_raw` moves it out and leaves a released struct in its place; dropping
-    // `stream` at the end of this function releases it (invariant 5).
+    // `stream` below releases it (invariant 5).
     let mut stream = unsafe { FFI_ArrowArrayStream::from_raw(pointer.as_ptr()) };
     if stream.release.is_none() {
         return Err(released(what, "stream"));
     }
+    let read = read_stream(obj.py(), &mut stream, what, accept);
+    // A producer may join its threads when released (invariant 7).
+    detached(obj.py(), move || drop(stream));
+    read
+}
+
+/// [`import_stream`] of a live stream, which the caller releases.
+fn read_stream(
+    py: Python<'_>,
+    stream: &mut arrow_array::ffi_stream::FFI_ArrowArrayStream,
+    what: &str,
+    accept: impl Fn(&arrow_schema::Field) -> bool,
+) -> PyResult<(arrow_schema::Field, Option<Vec<Validated>>)> {
+    use arrow_data::ffi::FFI_ArrowArray;
+    use arrow_schema::ffi::FFI_ArrowSchema;
     let (Some(get_schema), Some(get_next)) = (stream.get_schema, stream.get_next) else {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
             "{what}: invalid Arrow data: the stream has no get_schema or get_next callback"
         )));
     };
     let mut schema = FFI_ArrowSchema::empty();
-    // SAFETY: invariant 5: the stream is live and owned here; `get_schema` fills `schema`, which is
-    // then ours and released when dropped, or returns an error code and leaves it released.
-    let code = unsafe { get_schema(&raw mut stream, &raw mut schema) };
+    // SAFETY: invariant 5: the stream is live and owned by the caller; `get_schema` fills
+    // `schema`, which is then ours and released when dropped, or returns an error code and
+    // leaves it released. Invariant 7: detached, touching the C structs alone.
+    let code = detached(py, || unsafe {
+        get_schema(&raw mut *stream, &raw mut schema)
+    });
     if code != 0 {
-        return Err(stream_error(&mut stream, code, what));
+        return Err(stream_error(py, stream, code, what));
     }
     if schema.release.is_none() {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -187,13 +241,13 @@ pub fn import_stream(
     let mut arrays = Vec::new();
     loop {
         // A stream may never end: a signal handler's exception stops it.
-        obj.py().check_signals()?;
+        py.check_signals()?;
         let mut array = FFI_ArrowArray::empty();
-        // SAFETY: invariant 5, as for `get_schema`: `array` is filled with an array we own, or left
-        // released at the end of the stream.
-        let code = unsafe { get_next(&raw mut stream, &raw mut array) };
+        // SAFETY: invariants 5 and 7, as for `get_schema`: `array` is filled with an array we
+        // own, or left released at the end of the stream.
+        let code = detached(py, || unsafe { get_next(&raw mut *stream, &raw mut array) });
         if code != 0 {
-            return Err(stream_error(&mut stream, code, what));
+            return Err(stream_error(py, stream, code, what));
         }
         if array.is_released() {
             return Ok((field, Some(arrays)));
@@ -205,7 +259,7 @@ pub fn import_stream(
             ))
         })?;
         // SAFETY: invariant 4: every array of a stream has the stream's schema; `arrow_import`
-        // checks what the interface can reveal.
+        // checks what the interface can reveal and validates the result.
         let data = unsafe { arrow_import::import_array(array, field.data_type()) }
             .map_err(|e| import_err(what, &e))?;
         arrays.push(data);
@@ -215,6 +269,7 @@ pub fn import_stream(
 /// The error of a stream callback that returned `code` (an errno value), with the stream's
 /// own message when it has one.
 fn stream_error(
+    py: Python<'_>,
     stream: &mut arrow_array::ffi_stream::FFI_ArrowArrayStream,
     code: std::ffi::c_int,
     what: &str,
@@ -222,14 +277,15 @@ fn stream_error(
     let message = stream.get_last_error.and_then(|get_last_error| {
         // SAFETY: invariant 5: the stream is live; the callback returns NULL or a NUL-terminated
         // string valid until the next call on the stream, which is copied before anything else.
-        unsafe {
+        // Invariant 7: detached, touching the stream and a Rust string alone.
+        detached(py, || unsafe {
             let text = get_last_error(stream);
             (!text.is_null()).then(|| {
                 std::ffi::CStr::from_ptr(text)
                     .to_string_lossy()
                     .into_owned()
             })
-        }
+        })
     });
     pyo3::exceptions::PyValueError::new_err(format!(
         "{what}: the Arrow stream failed (error code {code}): {}",

@@ -1,7 +1,8 @@
 //! Arrow C data from a producer that uuidx does not trust: an `ArrowSchema` is checked whole,
-//! then converted by arrow-rs to a `Field`; an `ArrowArray` of a type uuidx reads is checked
-//! and its buffers wrapped, without a copy, as arrow-rs `ArrayData` that is not yet validated
-//! (the caller validates it before reading a row: invariant 4 of `arrow_capsule.rs`).
+//! then converted by arrow-rs to a `Field`; an `ArrowArray` of a type uuidx reads is checked,
+//! its buffers wrapped, without a copy, as arrow-rs `ArrayData`, and that data validated in
+//! full: the result is a [`Validated`] chunk, which only this module makes ([`validated`]), and
+//! which is the only way the bindings' column code gets at imported rows.
 //!
 //! This module uses std and arrow-rs only, no Python: the fuzz target
 //! `fuzz/fuzz_targets/arrow_import.rs` compiles it as it is (`#[path]`). Tested there and by
@@ -22,8 +23,9 @@
 //!     own lengths say, a buffer as long as the type, `length`, `offset`, the offsets and the
 //!     variadic sizes imply;
 //! I2. a pointer is read through only once it is checked non-NULL, and an array of pointers only
-//!     below a count checked to be non-negative; buffer lengths are computed with checked
-//!     arithmetic and must fit in `isize`;
+//!     below a count checked to be non-negative and small enough for its pointers to fit in
+//!     `isize` bytes; `length + offset` and buffer lengths are computed with checked arithmetic
+//!     and must fit in `usize` and `isize`;
 //! I3. a walk visits at most [`MAX_DEPTH`] levels and [`MAX_NODES`] structures: a cycle or a
 //!     huge tree is an error, never a stack overflow or a hang;
 //! I4. arrow-rs converts a schema only once all of it is checked (every string non-NULL where
@@ -34,6 +36,13 @@
 //!     [`Error::is_out_of_memory`]), and an imported array's buffers each hold a reference to
 //!     the moved `FFI_ArrowArray`, which is released once, when the last of them goes (or at
 //!     once when the import fails).
+//! I6. a struct's children each have at least the struct's `offset + length` rows (the
+//!     struct's rows are rows `offset .. offset + length` of each child): arrow-rs's own
+//!     validation compares a child's length with the struct's length alone, and slicing a
+//!     shorter child panics (an empty struct reads no row and is not checked).
+//! I7. data leaves this module only as a [`Validated`] chunk: arrow-rs's full validation
+//!     (buffer sizes, offsets, views, null counts) and I6 passed, inside the panic guard of
+//!     I4, and so does every conversion of one to an arrow-rs array ([`Validated::into_array`]);
 
 use std::ffi::{c_char, c_void, CStr};
 use std::fmt;
@@ -124,11 +133,15 @@ impl Walk {
     }
 }
 
-/// `value`, a count of the C structures, as a `usize`; an error naming it if negative.
+/// `value`, a count of the C structures, as a `usize`; an error naming it if negative, or if
+/// larger than this machine addresses (a 32-bit target).
 fn count(value: i64, path: &str, member: &str) -> Result<usize> {
     match usize::try_from(value) {
         Ok(n) => Ok(n),
-        Err(_) => invalid(format!("{path}.{member} is negative ({value})")),
+        Err(_) if value < 0 => invalid(format!("{path}.{member} is negative ({value})")),
+        Err(_) => invalid(format!(
+            "{path}.{member} is {value}, more than this machine addresses"
+        )),
     }
 }
 
@@ -351,19 +364,18 @@ const _: () = assert!(
         && align_of::<RawArray>() == align_of::<FFI_ArrowArray>()
 );
 
-/// The data of `array` (moved in) under `data_type`, the type of the schema it came with, as
-/// `ArrayData` that is not yet validated (offsets, views and UTF-8 are the caller's to
-/// validate). uuidx reads fixed-size binary, binary and string (plain, large and view) arrays,
-/// and structs of them; other types are refused. A released `array` is an error.
+/// The data of `array` (moved in) under `data_type`, the type of the schema it came with,
+/// [`validated`]. uuidx reads fixed-size binary, binary and string (plain, large and view)
+/// arrays, and structs of them; other types are refused. A released `array` is an error.
 ///
 /// # Errors
-/// A message naming the member at fault; an out-of-memory error when the buffers that need a
-/// copy (misaligned ones) cannot be had.
+/// A message naming the member at fault, or what validation found wrong; an out-of-memory
+/// error when the buffers that need a copy (misaligned ones) cannot be had.
 ///
 /// # Safety
 /// I1: `array` and everything it points to is readable as it declares, and stays unchanged
 /// until it is released.
-pub unsafe fn import_array(array: FFI_ArrowArray, data_type: &DataType) -> Result<ArrayData> {
+pub unsafe fn import_array(array: FFI_ArrowArray, data_type: &DataType) -> Result<Validated> {
     if array.is_released() {
         return invalid("array is released (its release callback is NULL)".to_owned());
     }
@@ -371,10 +383,89 @@ pub unsafe fn import_array(array: FFI_ArrowArray, data_type: &DataType) -> Resul
     // SAFETY: `RawArray` has the layout of `FFI_ArrowArray` (checked above), and the struct
     // lives as long as `owner`, which outlives this call.
     let raw = unsafe { &*Arc::as_ptr(&owner).cast::<RawArray>() };
-    caught("array", || {
+    let data = caught("array", || {
         // SAFETY: I1, the caller's promise.
         unsafe { array_data(raw, data_type, &owner, "array", 0, &mut Walk::default()) }
+    })?;
+    validated(data)
+}
+
+/// A chunk of a column that passed every check (I7): only [`validated`] makes one, so code
+/// that takes a `Validated` reads rows that arrow-rs validated in full. Text types are read as
+/// their binary counterparts (rows are bytes to the kernels, so UTF-8 is not checked).
+#[derive(Debug)]
+pub struct Validated(ArrayData);
+
+impl Validated {
+    /// The validated data.
+    pub fn data(&self) -> &ArrayData {
+        &self.0
+    }
+
+    /// The chunk as the arrow-rs array `T` (`FixedSizeBinaryArray`, `BinaryArray`, ...), the
+    /// conversion inside the panic guard (I4, I7).
+    ///
+    /// # Errors
+    /// When arrow-rs panics converting it.
+    #[allow(dead_code)] // Unused by the fuzz target, which compiles this file too.
+    pub fn into_array<T: From<ArrayData>>(self) -> Result<T> {
+        caught("array", || Ok(T::from(self.0)))
+    }
+
+    /// The chunk as an arrow-rs array of its own type (`make_array`), inside the panic guard
+    /// too: how the fuzz target reads a chunk of any type (the bindings know theirs).
+    ///
+    /// # Errors
+    /// When arrow-rs panics converting it.
+    #[allow(dead_code)] // Used by `fuzz/fuzz_targets/arrow_import.rs`.
+    pub fn into_array_ref(self) -> Result<arrow_array::ArrayRef> {
+        caught("array", || Ok(arrow_array::make_array(self.0)))
+    }
+}
+
+/// `data` after full validation (I7): I6 for every struct in it, then arrow-rs's own checks
+/// (buffer sizes, offsets, views, null counts), with text types read as binary; a panic of
+/// arrow-rs is an error too. The one maker of [`Validated`], for imported data and for any
+/// other `ArrayData` the bindings read rows of.
+///
+/// # Errors
+/// A message saying what arrow-rs or I6 found wrong.
+pub fn validated(data: ArrayData) -> Result<Validated> {
+    caught("array", || {
+        covers(&data, "array")?;
+        let as_bytes = match data.data_type() {
+            DataType::Utf8 => DataType::Binary,
+            DataType::LargeUtf8 => DataType::LargeBinary,
+            DataType::Utf8View => DataType::BinaryView,
+            other => other.clone(),
+        };
+        data.into_builder()
+            .data_type(as_bytes)
+            .build()
+            .map(Validated)
+            .map_err(|e| Error::new(e.to_string()))
     })
+}
+
+/// I6 for `data` and the structs inside it: each child of a non-empty struct has at least its
+/// `offset + len` rows.
+fn covers(data: &ArrayData, path: &str) -> Result<()> {
+    if !matches!(data.data_type(), DataType::Struct(_)) {
+        return Ok(());
+    }
+    let rows = data.offset().checked_add(data.len());
+    for (i, child) in data.child_data().iter().enumerate() {
+        let child_path = format!("{path}.children[{i}]");
+        if !data.is_empty() && rows.is_none_or(|rows| child.len() < rows) {
+            return invalid(format!(
+                "{child_path}.length is {}, but the struct's offset + length is {}",
+                child.len(),
+                data.offset().saturating_add(data.len())
+            ));
+        }
+        covers(child, &child_path)?;
+    }
+    Ok(())
 }
 
 /// What an array of a type uuidx reads holds, after its validity buffer.
@@ -414,6 +505,8 @@ struct Checked<'a> {
     layout: Layout<'a>,
     length: usize,
     offset: usize,
+    /// `length + offset`, checked.
+    rows: usize,
     n_buffers: usize,
 }
 
@@ -423,6 +516,16 @@ impl<'a> Checked<'a> {
         let length = count(array.length, path, "length")?;
         let offset = count(array.offset, path, "offset")?;
         let n_buffers = count(array.n_buffers, path, "n_buffers")?;
+        // I2: the array of `n_buffers` pointers must fit in memory, so that sizes computed from
+        // the count (and the messages that quote them) cannot overflow.
+        if n_buffers
+            .checked_mul(size_of::<*const c_void>())
+            .is_none_or(|bytes| isize::try_from(bytes).is_err())
+        {
+            return invalid(format!(
+                "{path}.n_buffers is {n_buffers}, more buffer pointers than any memory holds"
+            ));
+        }
         let n_children = count(array.n_children, path, "n_children")?;
         if array.null_count < -1 || array.null_count > array.length {
             return invalid(format!(
@@ -465,12 +568,21 @@ impl<'a> Checked<'a> {
                 "{path}.children is NULL, but n_children is {n_children}"
             ));
         }
+        // I2: the rows the buffers hold, `length + offset`, checked (each is below 2**63, but
+        // a 32-bit target's `usize` holds less).
+        let Some(rows) = length.checked_add(offset) else {
+            return invalid(format!(
+                "{path}: offset {offset} + length {length} rows are more than this machine \
+                 addresses"
+            ));
+        };
         let checked = Self {
             array,
             path,
             layout,
             length,
             offset,
+            rows,
             n_buffers,
         };
         if checked.buffer(0).is_null() && array.null_count > 0 {
@@ -482,9 +594,9 @@ impl<'a> Checked<'a> {
         Ok(checked)
     }
 
-    /// `length + offset`: the rows the buffers hold (both below 2**63, no overflow).
+    /// `length + offset`: the rows the buffers hold.
     fn rows(&self) -> usize {
-        self.length + self.offset
+        self.rows
     }
 
     /// Buffer `i` (< `n_buffers`), NULL or not.
@@ -561,7 +673,7 @@ unsafe fn array_data(
             let child_path = format!("{path}.children[{i}]");
             let child = checked.child(i, &child_path)?;
             // SAFETY: I1 for the child.
-            children.push(unsafe {
+            let data = unsafe {
                 array_data(
                     child,
                     field.data_type(),
@@ -570,7 +682,17 @@ unsafe fn array_data(
                     depth + 1,
                     walk,
                 )
-            }?);
+            }?;
+            // I6: the struct's rows are its children's rows `offset .. offset + length` (an
+            // empty struct reads none).
+            if checked.length > 0 && data.len() < checked.rows() {
+                return invalid(format!(
+                    "{child_path}.length is {}, but the struct's offset + length is {}",
+                    data.len(),
+                    checked.rows()
+                ));
+            }
+            children.push(data);
         }
     }
     if checked.length == 0 {
@@ -586,8 +708,8 @@ unsafe fn array_data(
     };
     // SAFETY: I1.
     let buffers = unsafe { data_buffers(&checked, owner) }?;
-    // SAFETY: validated by the caller before a row is read (invariant 4 of
-    // `arrow_capsule.rs`); the buffers have the lengths the type and `length + offset` imply.
+    // SAFETY: validated by `import_array` before it leaves this module (I7); the buffers have
+    // the lengths the type and `length + offset` imply.
     Ok(unsafe {
         ArrayData::builder(data_type.clone())
             .len(checked.length)
@@ -607,8 +729,10 @@ unsafe fn array_data(
 unsafe fn data_buffers(checked: &Checked<'_>, owner: &Arc<FFI_ArrowArray>) -> Result<Vec<Buffer>> {
     let (path, rows, n_buffers) = (checked.path, checked.rows(), checked.n_buffers);
     let mut data = Vec::new();
-    data.try_reserve_exact(n_buffers)
-        .map_err(|_| Error::memory("the buffers of an array", n_buffers * 8))?;
+    data.try_reserve_exact(n_buffers).map_err(|_| {
+        let bytes = n_buffers.saturating_mul(size_of::<Buffer>());
+        Error::memory("the buffers of an array", bytes)
+    })?;
     match checked.layout {
         Layout::Fixed(width) => {
             let bytes = sized(rows, width, path, "values")?;

@@ -18,22 +18,32 @@
 //!    `PyErr`, which holds them) released outside its own trampoline to a pool that only a later
 //!    pyo3 call drains, and the entry points below run outside it: a `PyErr` restored or dropped
 //!    there stays allocated until some other call of uuidx (a loop of failing fast calls grows
-//!    without bound). So a body's error is a [`FastError`], which lets its `PyErr` go only with
-//!    pyo3's attachment counted (`Python::attach_unchecked`), where pyo3 decrefs at once: raised
-//!    by [`FastError::raise`], the one way an error leaves these entry points, or dropped (a body
-//!    that declines after an error, [`decline_on_error`]).
+//!    without bound). So a body's error is a [`FastError`], which lets its `PyErr` go only
+//!    inside pyo3's own entry point, where pyo3 decrefs at once: raised by
+//!    [`FastError::raise`], the one way an error leaves these entry points, or dropped (a body
+//!    that declines after an error, [`decline_on_error`]). A body that drops a `PyErr` of its
+//!    own must decline: the full function it then calls drains pyo3's pool at once;
+//! 3. a `FastError` is handed over ([`hand_over`]) to a function pyo3 generated
+//!    (`_fast_error`), called through the interpreter, whose trampoline counts the thread as
+//!    attached with its *current* thread state, and which raises or drops it there. Not
+//!    `Python::attach`: outside a trampoline pyo3 attaches with `PyGILState_Ensure`, which
+//!    deadlocks on a thread attached through another thread state than the one `PyGILState`
+//!    knows for it (an embedder's `PyThreadState_New`); the handover goes through a
+//!    thread-local slot, empty again when the call returns.
 //!
 //! Tested by `tests/test_leaks.py` (each entry point alone, success and every error, counting
-//! allocated blocks), `tests/test_catalog.py` (which shapes of a call take the fast path),
-//! `tests/test_errors.py` (the same errors either way) and `tests/ffi/test_subinterpreters.py`.
+//! allocated blocks, and each failing fast body alone), `tests/test_catalog.py` (which shapes of
+//! a call take the fast path), `tests/test_errors.py` (the same errors either way) and
+//! `tests/ffi/test_subinterpreters.py` (other interpreters and thread states).
 
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 
 /// An error of a fast body (invariant 2). Only [`FastError::raise`] raises it and only its
-/// `Drop` discards it, both with pyo3's attachment counted, so every reference the `PyErr`
-/// releases (the exception's type and value, its lazily built arguments) is released at once.
+/// `Drop` discards it, both inside pyo3's own entry point (invariant 3), so every reference the
+/// `PyErr` releases (the exception's type and value, its lazily built arguments) is released at
+/// once.
 pub struct FastError(Option<PyErr>);
 
 impl From<PyErr> for FastError {
@@ -47,22 +57,103 @@ impl FastError {
     /// Sets the error as the interpreter's exception; returns the NULL that reports it.
     #[cold]
     fn raise(mut self) -> *mut ffi::PyObject {
-        if let Some(err) = self.0.take() {
-            // SAFETY: fast bodies and their errors live only in the entry points below, on a
-            // thread CPython attached (invariant 1): the interpreter is initialised, and
-            // attaching again only counts (also while the interpreter finalises, where
-            // `Python::attach` would panic).
-            unsafe { Python::attach_unchecked(|py| err.restore(py)) };
+        match self.0.take() {
+            Some(err) => hand_over(Handover::Raise(err)),
+            None => core::ptr::null_mut(),
         }
-        core::ptr::null_mut()
     }
 }
 
 impl Drop for FastError {
     fn drop(&mut self) {
         if let Some(err) = self.0.take() {
-            // SAFETY: as in `raise`.
-            unsafe { Python::attach_unchecked(|_| drop(err)) };
+            let result = hand_over(Handover::Drop(err));
+            // SAFETY: invariant 1: an attached thread. `result` is a new reference to `None`,
+            // or NULL with an exception that is not this body's to raise (it declines).
+            unsafe {
+                if result.is_null() {
+                    ffi::PyErr_Clear();
+                } else {
+                    ffi::Py_DECREF(result);
+                }
+            }
+        }
+    }
+}
+
+/// What [`hand_over`] asks `_fast_error` to do with an error.
+enum Handover {
+    Raise(PyErr),
+    Drop(PyErr),
+}
+
+thread_local! {
+    /// The error being handed over, for the length of one call of `_fast_error` (invariant 3).
+    static HANDOVER: core::cell::Cell<Option<Handover>> = const { core::cell::Cell::new(None) };
+}
+
+/// `_fast_error`, made by the first import (see [`add_fast_functions`]).
+static FAST_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// Raises or drops the error handed over by [`hand_over`], inside pyo3's trampoline (invariant
+/// 3). Not part of the module's namespace.
+#[pyfunction]
+fn _fast_error() -> PyResult<()> {
+    match HANDOVER.with(core::cell::Cell::take) {
+        Some(Handover::Raise(err)) => Err(err),
+        Some(Handover::Drop(err)) => {
+            drop(err);
+            Ok(())
+        }
+        None => Err(pyo3::exceptions::PySystemError::new_err(
+            "uuidx: no fast error was handed over",
+        )),
+    }
+}
+
+/// Calls `_fast_error` with `handover` (invariant 3): for `Raise`, the NULL that reports the
+/// error, now set; for `Drop`, what `_fast_error` returned.
+#[cold]
+fn hand_over(handover: Handover) -> *mut ffi::PyObject {
+    // SAFETY: invariant 1: fast bodies and their errors live only in the entry points below,
+    // on a thread CPython attached.
+    let py = unsafe { Python::assume_attached() };
+    let mut pending = Some(handover);
+    let receiver = FAST_ERROR
+        .get(py)
+        .filter(|_| HANDOVER.try_with(|slot| slot.set(pending.take())).is_ok());
+    match (receiver, pending) {
+        (Some(receiver), None) => {
+            // SAFETY: a call of a live callable with no arguments from an attached thread; the
+            // result is a new reference or NULL with an exception set.
+            let result = unsafe {
+                ffi::PyObject_Vectorcall(
+                    receiver.as_ptr(),
+                    core::ptr::null(),
+                    0,
+                    core::ptr::null_mut(),
+                )
+            };
+            // A call refused before it ran (at the recursion limit, which then is the
+            // exception) leaves the error in the slot: dropped here, its decrefs deferred to
+            // pyo3's pool, which the next call of uuidx drains.
+            drop(HANDOVER.try_with(core::cell::Cell::take));
+            result
+        }
+        (_, pending) => {
+            // Unreachable in practice: the entry points exist only once `add_fast_functions`
+            // made the receiver, and a thread's locals outlive its Python calls. Attaching with
+            // `PyGILState_Ensure` is then the one way left.
+            // SAFETY: invariant 1: the interpreter is initialised, and on a thread that
+            // `PyGILState` knows, attaching again only counts.
+            unsafe {
+                Python::attach_unchecked(|py| match pending {
+                    Some(Handover::Raise(err)) => err.restore(py),
+                    Some(Handover::Drop(err)) => drop(err),
+                    None => {}
+                });
+            }
+            core::ptr::null_mut()
         }
     }
 }
@@ -239,6 +330,9 @@ pub fn add_fast_functions(
     functions: Vec<FastFunction<'_>>,
 ) -> PyResult<()> {
     let py = m.py();
+    FAST_ERROR.get_or_try_init(py, || {
+        Ok::<_, PyErr>(wrap_pyfunction!(_fast_error, m)?.into_any().unbind())
+    })?;
     let registered = REGISTERED.get_or_try_init(py, || register(functions))?;
     let module_name = m.name()?;
     for r in registered {

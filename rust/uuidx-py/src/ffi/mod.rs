@@ -27,7 +27,8 @@ mod int_digits;
 mod uuid_object;
 
 pub use arrow_capsule::{
-    import_array, import_field, import_stream, ReadOnlyBytes, ARRAY_CAPSULE, SCHEMA_CAPSULE,
+    array_of, import_array, import_field, import_stream, validate, ReadOnlyBytes, Validated,
+    ARRAY_CAPSULE, SCHEMA_CAPSULE,
 };
 pub use bulk_objects::{bytes_in_chunks, list_of, GcPause};
 pub use capi::{buffer_bytes, is_integer, low_64_bits, new_ascii_str, new_i64};

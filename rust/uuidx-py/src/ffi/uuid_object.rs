@@ -9,7 +9,11 @@
 //!
 //! Invariants, each checked once at import by [`UuidType::load`]:
 //! 1. `uuid.UUID.__dict__['int']` and `['is_safe']` are `member_descriptor`s of type
-//!    `Py_T_OBJECT_EX` whose offsets lie inside the instance and are pointer-aligned;
+//!    `Py_T_OBJECT_EX` that belong to `uuid.UUID` itself (their `d_type`, which CPython's own
+//!    setter checks: a descriptor of another class, bound to the name, describes that class's
+//!    layout), at two different offsets that lie inside the instance, are pointer-aligned and
+//!    are neither the weak-reference list's (`tp_weaklistoffset`) nor the instance
+//!    dictionary's (`tp_dictoffset`), whichever way instances are then allocated;
 //! 2. the type's `tp_alloc` returns a zero-filled instance (the slots are NULL), tracked by the
 //!    GC if the type is a GC type, with one reference owned by the caller;
 //! 3. storing a new reference into a slot of a fresh, unshared object is what the member
@@ -193,7 +197,8 @@ fn gc_new_body(ty: &Bound<'_, PyType>, int: isize, safe: isize) -> Option<Body> 
     })
 }
 
-/// The offset of the slot `name` of `ty`, if it is a plain object slot inside the instance.
+/// The offset of the slot `name` of `ty`, if it is a plain object slot of `ty`'s own inside the
+/// instance, other than the weak-reference list and the dictionary (invariant 1).
 fn slot_offset(py: Python<'_>, ty: &Bound<'_, PyType>, name: &str) -> PyResult<Option<isize>> {
     let member_type = py.import("types")?.getattr("MemberDescriptorType")?;
     let dict = ty.getattr("__dict__")?;
@@ -203,17 +208,38 @@ fn slot_offset(py: Python<'_>, ty: &Bound<'_, PyType>, name: &str) -> PyResult<O
     if !descr.get_type().is(&member_type) {
         return Ok(None);
     }
-    // SAFETY: `descr` is exactly a `member_descriptor`, whose C layout is `MemberDescr`; the
-    // `PyMemberDef` it points to lives as long as the type, which `UUID_TYPE` keeps alive.
-    let (type_code, offset) = unsafe {
-        let member = (*descr.as_ptr().cast::<MemberDescr>()).member;
+    // The owner is read from the descriptor's header: a descriptor of another class (rebound
+    // with `uuid.UUID.int = Other.x`) has that class's offset.
+    // SAFETY: `descr` is exactly a `member_descriptor`, whose C layout is `MemberDescr`
+    // (`d_type` in its header); `descr`, borrowed from the class's dictionary, is alive, and
+    // so is the `PyMemberDef` it points to, read here at once.
+    let (owner, type_code, offset) = unsafe {
+        let descr = descr.as_ptr().cast::<MemberDescr>();
+        let member = (*descr).member;
         if member.is_null() {
             return Ok(None);
         }
-        ((*member).type_code, (*member).offset)
+        (
+            (*descr).common.d_type,
+            (*member).type_code,
+            (*member).offset,
+        )
     };
-    // SAFETY: reading `tp_basicsize` of a live type object.
-    let basicsize = unsafe { (*ty.as_type_ptr()).tp_basicsize };
+    if owner != ty.as_type_ptr() {
+        return Ok(None);
+    }
+    // SAFETY: reading fields of a live type object.
+    let (basicsize, weaklist, dict) = unsafe {
+        let tp = ty.as_type_ptr();
+        (
+            (*tp).tp_basicsize,
+            (*tp).tp_weaklistoffset,
+            (*tp).tp_dictoffset,
+        )
+    };
+    if offset == weaklist || offset == dict {
+        return Ok(None);
+    }
     let pointer = isize::try_from(core::mem::size_of::<*mut ffi::PyObject>()).unwrap_or(isize::MAX);
     let header = isize::try_from(core::mem::size_of::<ffi::PyObject>()).unwrap_or(isize::MAX);
     let aligned = offset % pointer == 0;
