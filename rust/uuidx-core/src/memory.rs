@@ -159,13 +159,34 @@ pub const PAGES_FROM: usize = 32 << 20;
 ///    kept as integers, so the value moves between threads as plain data.
 #[derive(Debug)]
 pub struct Pages {
+    #[cfg_attr(
+        not(target_os = "linux"),
+        allow(
+            dead_code,
+            reason = "the mapping is Linux's: elsewhere no `Pages` is made"
+        )
+    )]
     base: usize,
+    #[cfg_attr(
+        not(target_os = "linux"),
+        allow(
+            dead_code,
+            reason = "the mapping is Linux's: elsewhere no `Pages` is made"
+        )
+    )]
     size: usize,
     data: usize,
     len: usize,
 }
 
 impl Pages {
+    #[cfg_attr(
+        not(target_os = "linux"),
+        allow(
+            dead_code,
+            reason = "the mapping is Linux's: elsewhere no `Pages` is made"
+        )
+    )]
     const HUGE_PAGE: usize = 2 << 20;
 
     /// `len` zero bytes in a mapping of their own, or `None` where it cannot be had (another
@@ -230,6 +251,13 @@ impl Pages {
     /// The bytes from `address` up to the next multiple of [`Self::HUGE_PAGE`] (0 at one),
     /// always below it (invariant 2): computed on the address as an integer, because
     /// `<*const u8>::align_offset` may return `usize::MAX` by its contract.
+    #[cfg_attr(
+        not(target_os = "linux"),
+        allow(
+            dead_code,
+            reason = "the mapping is Linux's: elsewhere no `Pages` is made"
+        )
+    )]
     const fn skip_to_boundary(address: usize) -> usize {
         // `HUGE_PAGE` divides 2**64: the negation modulo it is the distance to the boundary.
         address.wrapping_neg() % Self::HUGE_PAGE
