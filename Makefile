@@ -43,11 +43,13 @@ build: $(DEPS) ## Build a release wheel for PYTHON into dist/
 wheels: ## manylinux2014 x86_64 wheels for CPython 3.9-3.15 (release, stripped) + sdist into dist/, checked
 	ci/build-wheels $(PYTHON)
 
-test-wheels: ## Install each wheel in dist/ (and the sdist) into a clean venv of its interpreter; run the suite
-	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels
-
-# MATRIX_VERSIONS: the X.Y versions of `make test-matrix` (default: all, 3.9 to 3.15).
+# MATRIX_VERSIONS: the X.Y versions of `make test-wheels` and `make test-matrix` (default: all,
+# 3.9 to 3.15).
 MATRIX_VERSIONS ?=
+test-wheels: ## Each wheel in dist/ in a clean venv of its interpreter: mypy, stubtest, the suite; the sdist built and tested
+	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels $(MATRIX_VERSIONS)
+
+# CI runs make test-wheels, which checks the same on each interpreter from its release wheel.
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here
 	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-matrix $(MATRIX_VERSIONS)
 

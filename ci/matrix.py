@@ -6,13 +6,15 @@ Interpreters: the host's (``ci/find-python``: on PATH, or pyenv's builds under
 a chroot (``ci/chroot-python``). An interpreter that cannot be provisioned is reported as skipped,
 with the reason; a failure on any provisioned one fails the run.
 
-``test-matrix``: ``ci/suite`` per interpreter (build with the ``fast`` cargo profile into
-``.venv/<tag>``, mypy --strict, stubtest, pytest). The 3.13 pass runs with
-``PYTHONMALLOC=mimalloc``, the allocator of free-threaded builds.
+``test-matrix`` (for development; CI runs ``test-wheels`` instead): ``ci/suite`` per interpreter
+(build with the ``fast`` cargo profile into ``.venv/<tag>``, mypy --strict, stubtest, pytest).
 
-``test-wheels``: ``ci/wheel-suite`` per wheel in ``dist/`` (a clean virtualenv of the wheel's own
-interpreter, the wheel installed, the suite run against it), then the same for the sdist, built
-from source by pip and tested with the tests it ships.
+``test-wheels`` (CI): ``ci/wheel-suite`` per wheel in ``dist/`` (a clean virtualenv of the wheel's
+own interpreter, the wheel installed; mypy --strict, stubtest of the shipped stub and module, the
+whole suite run against it), then the sdist, built from source by pip and checked with the tests
+it ships (all collected, those about its contents run).
+
+In both, the 3.13 pass runs with ``PYTHONMALLOC=mimalloc``, the allocator of free-threaded builds.
 
 Two jobs run side by side: one worker takes the chroot's interpreters first, then helps with the
 host's (``MATRIX_JOBS=1``: one after the other). Results and logs go under
@@ -211,13 +213,18 @@ def fresh(out: Path) -> Path:
     return out
 
 
+def mimalloc_env(version: str) -> tuple[dict[str, str], str]:
+    """The environment of ``version``'s pass, and its note: PYTHONMALLOC=mimalloc for 3.13."""
+    env = dict(os.environ)
+    if version != MIMALLOC_VERSION:
+        return env, ""
+    env["PYTHONMALLOC"] = "mimalloc"
+    return env, "PYTHONMALLOC=mimalloc"
+
+
 def matrix_job(version: str, out: Path) -> tuple[str, Job]:
     """("host" or "chroot", the job) for one interpreter of the test matrix."""
-    env = dict(os.environ)
-    note = ""
-    if version == MIMALLOC_VERSION:
-        env["PYTHONMALLOC"] = "mimalloc"
-        note = "PYTHONMALLOC=mimalloc"
+    env, note = mimalloc_env(version)
     exe = find_host_python(version)
 
     def host() -> Row:
@@ -266,14 +273,15 @@ def wheel_job(version: str, wheel: Optional[Path], dist: Path, out: Path) -> tup
         reason = f"no cp3{version[2:]} wheel in dist/ (make wheels)"
         return "host", lambda: Row(version, "-", "FAILED", reason)
     exe = find_host_python(version)
+    env, note = mimalloc_env(version)
 
     def host() -> Row:
         started = time.monotonic()
         assert exe is not None
         rc, _ = run_logged(
-            [str(REPO / "ci/wheel-suite"), exe, str(wheel), str(out)], f"[{version}]"
+            [str(REPO / "ci/wheel-suite"), exe, str(wheel), str(out)], f"[{version}]", env=env
         )
-        return finish_row(Row(version, wheel.name), out, rc, started)
+        return finish_row(Row(version, wheel.name, note=note), out, rc, started)
 
     def chroot() -> Row:
         inner = ["ci/wheel-suite", f"python{version}", f"/dist/{wheel.name}", "/out"]
