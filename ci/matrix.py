@@ -6,13 +6,16 @@ Interpreters: the host's (``ci/find-python``: on PATH, or pyenv's builds under
 a chroot (``ci/chroot-python``). An interpreter that cannot be provisioned is reported as skipped,
 with the reason; a failure on any provisioned one fails the run.
 
-``test-matrix``: ``ci/suite`` per interpreter (build with the ``fast`` cargo profile into
-``.venv/<tag>``, mypy --strict, stubtest, pytest). The 3.13 pass runs with
-``PYTHONMALLOC=mimalloc``, the allocator of free-threaded builds.
+``test-matrix`` (for development; CI runs ``test-wheels`` instead): ``ci/suite`` per interpreter
+(build with the ``fast`` cargo profile into ``.venv/<tag>``, mypy --strict, stubtest, pytest).
 
-``test-wheels``: ``ci/wheel-suite`` per wheel in ``dist/`` (a clean virtualenv of the wheel's own
-interpreter, the wheel installed, the suite run against it), then the same for the sdist, built
-from source by pip and tested with the tests it ships.
+``test-wheels`` (CI): ``ci/wheel-suite`` per wheel in ``dist/`` (a clean virtualenv of the wheel's
+own interpreter, the wheel installed; mypy --strict, stubtest of the shipped stub and module, the
+whole suite run against it), then the sdist, built from source by pip and checked with the tests
+it ships (all collected, those about its contents run). ``WHEELS_SUBSET="3.11"``: those
+interpreters' wheels run the sdist's subset too (CI: the one ``make test`` ran three ways).
+
+In both, the 3.13 pass runs with ``PYTHONMALLOC=mimalloc``, the allocator of free-threaded builds.
 
 Two jobs run side by side: one worker takes the chroot's interpreters first, then helps with the
 host's (``MATRIX_JOBS=1``: one after the other). Results and logs go under
@@ -211,13 +214,18 @@ def fresh(out: Path) -> Path:
     return out
 
 
+def mimalloc_env(version: str) -> tuple[dict[str, str], str]:
+    """The environment of ``version``'s pass, and its note: PYTHONMALLOC=mimalloc for 3.13."""
+    env = dict(os.environ)
+    if version != MIMALLOC_VERSION:
+        return env, ""
+    env["PYTHONMALLOC"] = "mimalloc"
+    return env, "PYTHONMALLOC=mimalloc"
+
+
 def matrix_job(version: str, out: Path) -> tuple[str, Job]:
     """("host" or "chroot", the job) for one interpreter of the test matrix."""
-    env = dict(os.environ)
-    note = ""
-    if version == MIMALLOC_VERSION:
-        env["PYTHONMALLOC"] = "mimalloc"
-        note = "PYTHONMALLOC=mimalloc"
+    env, note = mimalloc_env(version)
     exe = find_host_python(version)
 
     def host() -> Row:
@@ -260,24 +268,33 @@ def sort_rows(rows: list[Row], versions: list[str]) -> list[Row]:
 WHEEL_TAG = re.compile(r"-cp3(\d+)(t?)-cp3\d+t?-")
 
 
+# The row of a wheel or sdist that ran ci/wheel-suite's subset (WHEEL_SUITE_SUBSET=1).
+SUBSET_NOTE = "all collected, SUBSET_TESTS run"
+
+
 def wheel_job(version: str, wheel: Optional[Path], dist: Path, out: Path) -> tuple[str, Job]:
     """("host" or "chroot", the job) testing one wheel on its interpreter."""
     if wheel is None:
         reason = f"no cp3{version[2:]} wheel in dist/ (make wheels)"
         return "host", lambda: Row(version, "-", "FAILED", reason)
     exe = find_host_python(version)
+    env, note = mimalloc_env(version)
+    inner = ["ci/wheel-suite", f"python{version}", f"/dist/{wheel.name}", "/out"]
+    if version in os.environ.get("WHEELS_SUBSET", "").split():
+        env["WHEEL_SUITE_SUBSET"] = "1"
+        inner = ["env", "WHEEL_SUITE_SUBSET=1", *inner]
+        note = ", ".join(x for x in (note, SUBSET_NOTE) if x)
 
     def host() -> Row:
         started = time.monotonic()
         assert exe is not None
         rc, _ = run_logged(
-            [str(REPO / "ci/wheel-suite"), exe, str(wheel), str(out)], f"[{version}]"
+            [str(REPO / "ci/wheel-suite"), exe, str(wheel), str(out)], f"[{version}]", env=env
         )
-        return finish_row(Row(version, wheel.name), out, rc, started)
+        return finish_row(Row(version, wheel.name, note=note), out, rc, started)
 
     def chroot() -> Row:
-        inner = ["ci/wheel-suite", f"python{version}", f"/dist/{wheel.name}", "/out"]
-        row = Row(version, f"{wheel.name} (chroot)")
+        row = Row(version, f"{wheel.name} (chroot)", note=note)
         return chroot_row(row, inner, out, time.monotonic(), dist)
 
     if exe is not None:
@@ -308,7 +325,9 @@ def test_wheels(args: argparse.Namespace) -> list[Row]:
 
 def test_sdist(dist: Path, out: Path) -> Row:
     """The sdist, built from source by pip into a clean venv of ``$PYTHON`` and tested with the
-    tests it ships (``tests/`` and ``tests/data/`` from the unpacked sdist, not the checkout)."""
+    tests it ships (``tests/`` and ``tests/data/`` from the unpacked sdist, not the checkout):
+    every module collected, the subset of ci/wheel-suite run (the same sources' whole suite runs
+    on every interpreter: from the wheels built with the same profile, and in ``make test``)."""
     sdists = sorted(dist.glob("uuidx-*.tar.gz"))
     started = time.monotonic()
     if len(sdists) != 1:
@@ -320,9 +339,11 @@ def test_sdist(dist: Path, out: Path) -> Row:
     with tarfile.open(sdists[0]) as tar:
         tar.extractall(src, filter="data")
     (top,) = src.iterdir()
-    row = Row("sdist", sdists[0].name)
+    row = Row("sdist", sdists[0].name, note=SUBSET_NOTE)
     rc, _ = run_logged(
-        [str(REPO / "ci/wheel-suite"), exe, str(sdists[0]), str(out), str(top)], "[sdist]"
+        [str(REPO / "ci/wheel-suite"), exe, str(sdists[0]), str(out), str(top)],
+        "[sdist]",
+        env=dict(os.environ, WHEEL_SUITE_SUBSET="1"),
     )
     return finish_row(row, out, rc, started)
 

@@ -675,6 +675,7 @@ print("ok")
 """
 
 
+@pytest.mark.memory_cap
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as on Linux")
 def test_an_allocation_that_fails_names_the_count() -> None:
     """A count the machine could hold, refused by the allocator (here a 1 GB address-space cap,
@@ -683,7 +684,7 @@ def test_an_allocation_that_fails_names_the_count() -> None:
     import os
     import subprocess
 
-    # The interpreter's default allocator: mimalloc (the 3.13 pass of make test-matrix) reserves
+    # The interpreter's default allocator: mimalloc (the 3.13 pass of make test-wheels) reserves
     # more than 1 GB of address space for itself, and has a test of its own above.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONMALLOC"}
     proc = subprocess.run(

@@ -149,6 +149,7 @@ print("ok", flush=True)
 """
 
 
+@pytest.mark.memory_cap
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc as on Linux")
 def test_every_count_sized_allocation_fails_as_a_memory_error() -> None:
     # The interpreter's default allocator: mimalloc reserves address space in large arenas.
