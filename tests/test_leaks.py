@@ -18,6 +18,7 @@ import subprocess
 import sys
 import textwrap
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Optional
 
@@ -168,7 +169,7 @@ def _tampered(value: object) -> uuid.UUID:
 #: is empty or out of range: reading it can make them drop an error of their own
 #: (``ffi/uuid_object.rs``: the attribute read of debug and free-threaded builds, the conversion
 #: where ints are not read by their digits) and decline.
-SLOT_READERS = {
+SLOT_READERS: dict[str, Callable[[uuid.UUID], object]] = {
     "to_str": lambda u: uuidx.to_str(u),
     "uuid3": lambda u: uuidx.uuid3(u, "x"),
     "uuid5": lambda u: uuidx.uuid5(u, b"x"),
