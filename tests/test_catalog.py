@@ -161,7 +161,8 @@ def test_the_generator_axis_covers_every_generator() -> None:
     for name, cls in classes.items():
         policies = _stub_policies(stub[name])
         assert policies, name
-        for method in sorted(methods) if hasattr(cls, "method") else [None]:
+        no_method: list[Optional[str]] = [None]
+        for method in [*sorted(methods)] if hasattr(cls, "method") else no_method:
             accepted: set[Optional[str]] = {p for p in policies if _accepts_policy(cls, method, p)}
             for policy in accepted or {None}:
                 for call in _stub_calls(stub[name]):
