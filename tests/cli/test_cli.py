@@ -455,7 +455,8 @@ def suggestion(option: str, value: str, closest: str) -> str:
 
 @pytest.mark.parametrize(
     ("typed", "meant"), [("inspct", "inspect"), ("bonds", "bounds"), ("conver", "convert"),
-                         ("gne", "gen")],
+                         ("gne", "gen"), ("generate", "gen"), ("Generate", "gen"),
+                         ("inspection", "inspect"), ("bound", "bounds")],
 )  # fmt: skip
 def test_a_mistyped_command_suggests_the_right_one(typed: str, meant: str) -> None:
     proc = run(typed, V7)

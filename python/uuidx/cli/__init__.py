@@ -66,6 +66,20 @@ def _commands_help(prog: str) -> str:
     return "commands:\n" + "\n".join(lines) + "\n\n" + note + "\n"
 
 
+def _meant_command(word: str) -> Optional[str]:
+    """The command ``word`` was probably meant to be: the closest by spelling, as argparse
+    suggests, or the one command that ``word`` spells out or shortens (``generate`` for
+    ``gen``, which spelling alone finds too far)."""
+    closest = close_match(word, _COMMANDS)
+    if closest is not None:
+        return closest
+    folded = word.lower()
+    spelled = [
+        c for c in _COMMANDS if len(folded) >= 3 and (folded.startswith(c) or c.startswith(folded))
+    ]
+    return spelled[0] if len(spelled) == 1 else None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``python -m uuidx``: with a command (``gen``, ``inspect``, ``convert``, ``bounds``) as
     the first argument, that command; ``--version`` alone, the version; otherwise Python 3.14's
@@ -80,8 +94,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _COMMANDS[command][0](prog, args[1:])
         else:
             parser = stdlib_parser(prog, _commands_help(prog))
-            if args and not args[0].startswith("-") and close_match(args[0], _COMMANDS):
-                parser.error(invalid_choice("COMMAND", args[0], list(_COMMANDS)))
+            meant = _meant_command(args[0]) if args and not args[0].startswith("-") else None
+            if meant is not None:
+                parser.error(invalid_choice("COMMAND", args[0], list(_COMMANDS), meant))
             stdlib_run(parser, args, module="uuidx")
     except Failure as exc:
         try:

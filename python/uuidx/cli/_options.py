@@ -57,15 +57,23 @@ def close_match(value: object, choices: object) -> Optional[str]:
     return found[0] if found else None
 
 
-def invalid_choice(name: str, value: str, choices: Sequence[str]) -> str:
+def invalid_choice(
+    name: str, value: str, choices: Sequence[str], meant: Optional[str] = None
+) -> str:
     """The message argparse gives ``value`` for an argument ``name`` with these ``choices``,
-    with its suggestion: ``argument NAME: invalid choice: ...``."""
+    with its suggestion (``meant``, where given and argparse has none): ``argument NAME:
+    invalid choice: ...``."""
     probe = SuggestingParser(add_help=False, exit_on_error=False)
     probe.add_argument(name, choices=choices)
     try:
         probe.parse_args([value])
     except argparse.ArgumentError as exc:
-        return str(exc)
+        message = str(exc)
+        if meant is not None and "maybe you meant" not in message:
+            message = message.replace(
+                " (choose from ", f", maybe you meant {meant!r}? (choose from ", 1
+            )
+        return message
     raise AssertionError(f"{value!r} is one of {choices}")
 
 
