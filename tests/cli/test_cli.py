@@ -687,3 +687,33 @@ def test_memory_does_not_grow_with_the_count(args: list[str]) -> None:
 
     small, large = peak_kib(50_000), peak_kib(2_000_000)
     assert large - small < 20_000, (small, large)
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX os.openpty)")
+@pytest.mark.parametrize("command", ["inspect", "convert"])
+def test_reading_a_terminal_says_so(command: str) -> None:
+    """With no UUID argument and a terminal on standard input, the command says that it reads
+    standard input and how to end it, rather than wait in silence; then reads what is typed."""
+    primary, secondary = os.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uuidx", command],
+            stdin=secondary, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        os.close(secondary)
+        secondary = -1
+        # A line, then end of input typed at the start of a line (the terminal's EOF, ^D).
+        os.write(primary, f"{V7}\n".encode() + b"\x04")
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(primary)
+        if secondary != -1:
+            os.close(secondary)
+    assert proc.returncode == 0, err
+    assert err.decode().startswith("reading UUIDs from standard input, one a line (Ctrl-D to end")
+    assert str(uuid.UUID(V7)) in out.decode()
+
+
+def test_reading_a_pipe_says_nothing() -> None:
+    proc = run("inspect", stdin=f"{V7}\n")
+    assert proc.returncode == 0 and proc.stderr == ""

@@ -129,6 +129,14 @@ def _texts(arguments: Sequence[str]) -> Iterator[tuple[str, str]]:
         for i, argument in enumerate(arguments, 1):
             yield f"argument {i}", _utf8(os.fsencode(argument), f"argument {i}").strip()
         return
+    if sys.stdin.isatty():
+        # Nothing to read but what a person types: say so, rather than wait in silence.
+        end = "Ctrl-Z then Enter" if os.name == "nt" else "Ctrl-D"
+        sys.stderr.write(
+            f"reading UUIDs from standard input, one a line ({end} to end; or give them as "
+            "arguments)\n"
+        )
+        sys.stderr.flush()
     for i, raw in enumerate(sys.stdin.buffer, 1):
         line = raw.strip()
         if line:
