@@ -58,11 +58,14 @@ pub fn unix_ns_to_unix_ms(unix_ns: i128) -> Result<u64> {
     }
 }
 
+/// What a version 7 UUID's timestamp is, in errors for values it cannot hold.
+pub(crate) const V7_TIMESTAMP: &str = "a version 7 UUID (48-bit milliseconds since 1970)";
+
 /// The error for an instant outside what a version 7 UUID holds (1970 to the year 10889);
 /// public so that bindings report values wider than `i128` in the same words.
 pub fn v7_out_of_range(unix_ns: impl core::fmt::Display) -> Error {
     Error::new(ErrorKind::TimestampOutOfRange {
-        layout: "a version 7 UUID (48-bit milliseconds since 1970)",
+        layout: V7_TIMESTAMP,
         value: format!("{unix_ns} ns since the Unix epoch"),
     })
 }

@@ -214,12 +214,11 @@ impl<C: Clock, R: RandomSource, F: ForkSource> GregorianGenerator<C, R, F> {
     /// As [`GregorianGenerator::generate`].
     pub fn next_timestamp(&self) -> Result<(u64, u16)> {
         self.engine.advance(|s: &Step| {
-            let last = s
-                .tick
-                .last()
-                .map(|key| ((key >> 14) as u64, (key & 0x3FFF) as u16));
+            // A key is `timestamp << 14 | clock_seq`.
+            let split = |key: u128| ((key >> 14) as u64, (key & 0x3FFF) as u16);
+            let last = s.tick.last().map(split);
             let ts = match s.tick {
-                Tick::Behind { last, .. } | Tick::Overtaken { last } => (last >> 14) as u64 + 1,
+                Tick::Behind { last, .. } | Tick::Overtaken { last } => split(last).0 + 1,
                 Tick::First { now } | Tick::New { now, .. } | Tick::Reset { now, .. } => {
                     now.ticks()
                 }

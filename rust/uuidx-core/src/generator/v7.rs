@@ -523,10 +523,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             };
             let end = first + span;
             if end >> self.key_bits() != 0 {
-                return Err(out_of_range(
-                    "a version 7 UUID (48-bit milliseconds since 1970)",
-                    format_args!("{} ms", end >> (self.key_bits() - 48)),
-                ));
+                return Err(ms_out_of_range(end >> (self.key_bits() - 48)));
             }
             Ok((end, first))
         })
@@ -582,11 +579,8 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                 })?;
             // 3.14 would wrap (`timestamp_ms & 0xffff_ffff_ffff`) in the year 10889; this
             // generator refuses, as every other method does.
-            if timestamp >> 48 != 0 {
-                return Err(out_of_range(
-                    "a version 7 UUID (48-bit milliseconds since 1970)",
-                    format_args!("{timestamp} ms"),
-                ));
+            if timestamp > crate::time::MAX_UNIX_TS_MS {
+                return Err(ms_out_of_range(timestamp));
             }
             let key = (u128::from(timestamp) << CPYTHON_COUNTER_BITS) | counter;
             Ok((key, (timestamp, counter, tail)))
@@ -613,6 +607,11 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             packed as u64,
         )
     }
+}
+
+/// The error for a millisecond count past what a version 7 UUID holds (the year 10889).
+fn ms_out_of_range(ms: impl core::fmt::Display) -> Error {
+    out_of_range(crate::time::V7_TIMESTAMP, format_args!("{ms} ms"))
 }
 
 /// CPython 3.14's `uuid7()` step on a counter of `counter_bits` bits (42 in 3.14; fewer in
