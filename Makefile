@@ -15,7 +15,7 @@ DEPS := $(VENV)/.deps-installed
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded demo \
+.PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded lint-targets demo \
 	docs docs-serve test-docs docs-check chromium \
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage
@@ -135,7 +135,7 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 
 # The Python code ruff checks and formats (rules in pyproject.toml).
 RUFF_PATHS := python tests benches ci examples docs
-lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy (debug and release), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, tests/data
+lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets ## clippy (debug and release, every target), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, tests/data
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets --release -- -D warnings
 	$(CARGO) fmt --all -- --check
@@ -147,6 +147,9 @@ lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded ## clippy (debug and release
 	$(BIN)/python -m mypy.stubtest uuidx._core
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 	ci/check-spec-data
+
+lint-targets: ## clippy -D warnings, debug and release, for Linux aarch64, Windows x64 (MSVC), macOS x86_64 and arm64
+	CARGO=$(CARGO) ci/clippy-targets
 
 lint-free-threaded: ## clippy -D warnings on the bindings for free-threaded 3.14t (compile check only)
 	CARGO=$(CARGO) ci/check-free-threaded
