@@ -240,8 +240,9 @@ def _docstrings() -> Iterator[tuple[str, str]]:
     import uuidx.arrow
     import uuidx.layout
     import uuidx.testing
+    import uuidx.typing
 
-    for module in (uuidx, uuidx.layout, uuidx.arrow, uuidx.testing):
+    for module in (uuidx, uuidx.layout, uuidx.arrow, uuidx.testing, uuidx.typing):
         yield module.__name__, module.__doc__ or ""
         for name in module.__all__:
             obj = getattr(module, name)

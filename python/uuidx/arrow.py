@@ -39,8 +39,7 @@ from uuid import UUID
 
 from . import _core
 from ._core import ArrowArray, UUIDArray
-from ._hints import Buffer
-from ._hints import Form as _Form
+from .typing import Algorithm, Buffer, Form
 
 __all__ = [
     "ArrowArray",
@@ -98,8 +97,6 @@ Names: TypeAlias = Union[
 #: A column of text: an Arrow string array or stream, or a sequence of ``str`` and ``None``.
 Strings: TypeAlias = Union[ArrowArrayExportable, ArrowStreamExportable, Sequence[Optional[str]]]
 
-_Algorithm = Literal["sha256", "sha512", "sha3_256", "sha3_512", "shake_128", "shake_256"]
-
 
 def uuid4(n: int, *, extension: bool = True) -> UUIDArray:
     return _core.arrow_uuid4(n, extension)
@@ -132,7 +129,7 @@ uuid5.__doc__ = _core.arrow_uuid5.__doc__
 def uuid8_name(
     namespace: UUID,
     names: Names,
-    algorithm: _Algorithm = "sha256",
+    algorithm: Algorithm = "sha256",
     *,
     extension: bool = True,
 ) -> UUIDArray:
@@ -175,7 +172,7 @@ def timestamp_ns(uuids: UUIDs, *, errors: Literal["raise", "null"] = "raise") ->
 timestamp_ns.__doc__ = _core.arrow_timestamp_ns.__doc__
 
 
-def encode(uuids: UUIDs, form: _Form) -> ArrowArray:
+def encode(uuids: UUIDs, form: Form) -> ArrowArray:
     return _core.arrow_encode(uuids, form)
 
 
@@ -184,7 +181,7 @@ encode.__doc__ = _core.arrow_encode.__doc__
 
 def decode(
     strings: Strings,
-    form: _Form,
+    form: Form,
     *,
     errors: Literal["raise", "null"] = "raise",
     extension: bool = True,

@@ -11,10 +11,11 @@ the same classes as written out below.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, NamedTuple, Optional, Union, overload
+from typing import TYPE_CHECKING, NamedTuple, Optional, Union, overload
 from uuid import UUID
 
 from . import _core
+from .typing import V7Method
 
 __all__ = [
     "Fields",
@@ -141,10 +142,6 @@ else:
     V1Fields, V2Fields, V3Fields, V4Fields = _BUILT["v1"], _BUILT["v2"], _BUILT["v3"], _BUILT["v4"]
     V5Fields, V6Fields, V7Fields, V8Fields = _BUILT["v5"], _BUILT["v6"], _BUILT["v7"], _BUILT["v8"]
     NilFields, MaxFields = _BUILT["nil"], _BUILT["max"]
-
-
-V7Method = Literal["submillisecond", "counter", "monotonic_random", "cpython"]
-"""The methods of :class:`uuidx.V7Generator` (RFC 9562 §6.2, and CPython 3.14's)."""
 
 
 class V7GeneratorFields(NamedTuple):

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from typing import Optional, Union
 
 from . import _core, _unix_ns
-from ._hints import Instant
+from .typing import Instant
 
 __all__ = ["DEFAULT_START_NS", "Seed", "deterministic"]
 
