@@ -7,14 +7,16 @@ UUID's 16 octets in network order (RFC 9562 §4), tagged with Arrow's canonical 
 ``FixedSizeBinary(16)``, for consumers that reject the extension, such as Polars). Columns that
 are not UUIDs (:func:`to_str`, :func:`encode`, :func:`timestamp_ns`) are :class:`ArrowArray` objects. Both
 export themselves through the Arrow PyCapsule interface (``__arrow_c_array__``,
-``__arrow_c_schema__``), so any Arrow library reads them without a copy::
+``__arrow_c_schema__``), so any Arrow library reads them without a copy:
 
-    import pyarrow as pa, polars as pl, uuidx.arrow
+```python
+import pyarrow as pa, polars as pl, uuidx.arrow
 
-    keys = uuidx.arrow.uuid7(1_000_000)                 # strictly increasing v7 keys
-    pa.array(keys).type == pa.uuid()                    # True
-    pl.Series("id", uuidx.arrow.uuid7(10, extension=False))   # binary column
-    ids = uuidx.arrow.uuid5(uuidx.NAMESPACE_URL, pa.array(["a", "b", None]))
+keys = uuidx.arrow.uuid7(1_000_000)                 # strictly increasing v7 keys
+pa.array(keys).type == pa.uuid()                    # True
+pl.Series("id", uuidx.arrow.uuid7(10, extension=False))   # binary column
+ids = uuidx.arrow.uuid5(uuidx.NAMESPACE_URL, pa.array(["a", "b", None]))
+```
 
 Every function that reads UUIDs accepts a :class:`UUIDArray`, any object exporting an Arrow
 ``FixedSizeBinary(16)`` array or stream (with or without ``arrow.uuid``; a pyarrow ``Array`` or
