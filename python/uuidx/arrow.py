@@ -86,18 +86,24 @@ class ArrowStreamExportable(Protocol):
 if TYPE_CHECKING:
     from typing_extensions import TypeAlias
 
-#: A column of UUIDs: a :class:`UUIDArray`, an Arrow ``FixedSizeBinary(16)`` array or stream,
-#: or a sequence of ``uuid.UUID`` and ``None``.
 UUIDs: TypeAlias = Union[
     UUIDArray, ArrowArrayExportable, ArrowStreamExportable, Sequence[Optional[UUID]]
 ]
-#: A column of names: an Arrow string or binary array or stream, or a sequence of ``str``,
-#: ``bytes`` and ``None``.
+"""A column of UUIDs: a :class:`UUIDArray`, any Arrow ``FixedSizeBinary(16)`` array or stream
+(tagged ``arrow.uuid`` or not), a binary column whose values all have 16 bytes, or a sequence
+of ``uuid.UUID`` and ``None``. A ``None`` is a null row."""
+
 Names: TypeAlias = Union[
     ArrowArrayExportable, ArrowStreamExportable, Sequence[Union[str, bytes, None]]
 ]
-#: A column of text: an Arrow string array or stream, or a sequence of ``str`` and ``None``.
+"""A column of names to hash: an Arrow ``string``, ``large_string``, ``string_view``,
+``binary`` or ``large_binary`` array or stream, or a sequence of ``str``, ``bytes`` and
+``None``. A ``str`` is hashed as its UTF-8 bytes; a null row gives a null row."""
+
 Strings: TypeAlias = Union[ArrowArrayExportable, ArrowStreamExportable, Sequence[Optional[str]]]
+"""A column of text: an Arrow ``string``, ``large_string``, ``string_view``, ``binary`` or
+``large_binary`` array or stream, or a sequence of ``str`` and ``None``. A null row gives a
+null row."""
 
 
 def uuid4(n: int, *, extension: bool = True) -> UUIDArray:

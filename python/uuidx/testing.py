@@ -46,8 +46,9 @@ from .typing import Instant
 
 __all__ = ["DEFAULT_START_NS", "Seed", "deterministic"]
 
-#: Where the deterministic clocks start when no ``start`` is given: 2025-01-01T00:00:00Z.
 DEFAULT_START_NS = 1_735_689_600_000_000_000
+"""Where the clocks of :func:`deterministic` start when no ``start`` is given:
+2025-01-01T00:00:00Z, in nanoseconds since 1970."""
 
 Seed = Union[int, str, bytes]
 """A seed: an int of any size, a str or bytes (``1``, ``"1"`` and ``b"1"`` differ)."""
