@@ -29,7 +29,7 @@ from harness import PAGE, Op, Results, measure, write_section
 from machine import describe
 
 if TYPE_CHECKING:
-    from uuidx._core import _Form as Form
+    from uuidx.typing import Form
 
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- bench-encodings:start (written by benches/encodings.py) -->"

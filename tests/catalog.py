@@ -33,6 +33,7 @@ import uuidx
 import uuidx.arrow
 import uuidx.layout
 import uuidx.testing
+import uuidx.typing
 
 #: The forms of ``uuidx.encode`` and ``uuidx.decode``, in the documented order, written out here
 #: rather than read from the core so that the tests check its catalogue, not repeat it.
@@ -834,6 +835,9 @@ TYPES = frozenset(
         "layout.V6Fields", "layout.V7Fields", "layout.V8Fields", "layout.V7GeneratorFields",
         "layout.V7Method", "arrow.ArrowArrayExportable", "arrow.ArrowStreamExportable",
         "arrow.Names", "arrow.Strings", "arrow.UUIDs", "testing.Seed",
+        # The aliases of uuidx.typing, and its buffer ABC (a virtual base before 3.12).
+        "typing.Algorithm", "typing.Buffer", "typing.Clock", "typing.Form", "typing.Instant",
+        "typing.IntLike", "typing.Name", "typing.RandomSource", "typing.V7Method",
         # The column classes: made by the functions of uuidx.arrow (their methods are entries).
         "arrow.UUIDArray", "arrow.ArrowArray",
     }
@@ -842,10 +846,10 @@ TYPES = frozenset(
 
 def public_names() -> Iterator[str]:
     """Every public name the catalogue must account for: ``uuidx.__all__``, the ``__all__`` of
-    ``uuidx.layout``, ``uuidx.arrow`` and ``uuidx.testing`` (prefixed with the module's name),
-    and the public attributes of the generator and column classes."""
+    ``uuidx.layout``, ``uuidx.arrow``, ``uuidx.testing`` and ``uuidx.typing`` (prefixed with the
+    module's name), and the public attributes of the generator and column classes."""
     yield from uuidx.__all__
-    for module in (uuidx.layout, uuidx.arrow, uuidx.testing):
+    for module in (uuidx.layout, uuidx.arrow, uuidx.testing, uuidx.typing):
         prefix = module.__name__.split(".")[-1]
         yield from (f"{prefix}.{name}" for name in module.__all__)
     for prefix, cls in (

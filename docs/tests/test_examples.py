@@ -19,7 +19,9 @@ Each fenced block is one test, named after its file and line, and is handled by 
   (the target exists and its recipe expands); any other command must be listed in
   :data:`NOT_RUN` with the reason and the place that tests it.
 - ``text``: a tree of the repository; every path it names must exist.
-- the code blocks (reST literal blocks) of the docstrings the API reference shows run too.
+- the code blocks (Markdown fences, ```` ```python ````) of the docstrings the API reference
+  shows run too; a reST literal block (a paragraph ending in ``::``), which the site would show
+  as text, fails.
 - a block that includes a file (``--8<-- "path"``) must be listed in :data:`INCLUDED` with the
   test that runs that file.
 
@@ -240,8 +242,9 @@ def _docstrings() -> Iterator[tuple[str, str]]:
     import uuidx.arrow
     import uuidx.layout
     import uuidx.testing
+    import uuidx.typing
 
-    for module in (uuidx, uuidx.layout, uuidx.arrow, uuidx.testing):
+    for module in (uuidx, uuidx.layout, uuidx.arrow, uuidx.testing, uuidx.typing):
         yield module.__name__, module.__doc__ or ""
         for name in module.__all__:
             obj = getattr(module, name)
@@ -252,30 +255,41 @@ def _docstrings() -> Iterator[tuple[str, str]]:
                         yield f"{module.__name__}.{name}.{attribute}", value.__doc__ or ""
 
 
-def _literal_blocks(doc: str) -> list[str]:
-    """The code of each reST literal block (a paragraph ending in ``::``) of a docstring."""
-    lines = inspect.cleandoc(doc).splitlines()
-    blocks = []
-    for i, line in enumerate(lines):
-        if line.rstrip().endswith("::"):
-            body = []
-            for following in lines[i + 1 :]:
-                if following.strip() and not following.startswith(" "):
-                    break
-                body.append(following)
-            blocks.append(textwrap.dedent("\n".join(body)).strip() + "\n")
-    return blocks
+DOCSTRING_FENCE = re.compile(r"^```python\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def _code_blocks(doc: str) -> list[str]:
+    """The code of each fenced ``python`` block of a docstring."""
+    return DOCSTRING_FENCE.findall(inspect.cleandoc(doc))
+
+
+def _rest_literal_blocks(doc: str) -> list[str]:
+    """The lines outside code blocks that open a reST literal block or directive (``::`` at the
+    end, ``.. note::``): the site renders docstrings as Markdown, where they are text."""
+    prose = DOCSTRING_FENCE.sub("", inspect.cleandoc(doc))
+    return [
+        line
+        for line in prose.splitlines()
+        if line.rstrip().endswith("::") or line.lstrip().startswith(".. ")
+    ]
 
 
 DOCSTRING_BLOCKS = [
     pytest.param(code, id=f"{name}:{n}")
     for name, doc in _docstrings()
-    for n, code in enumerate(_literal_blocks(doc), 1)
+    for n, code in enumerate(_code_blocks(doc), 1)
 ]
 
 
 def test_docstrings_have_examples() -> None:
-    assert len(DOCSTRING_BLOCKS) >= 3, DOCSTRING_BLOCKS
+    assert len(DOCSTRING_BLOCKS) >= 4, DOCSTRING_BLOCKS
+
+
+def test_docstrings_are_markdown() -> None:
+    found = {name: lines for name, doc in _docstrings() if (lines := _rest_literal_blocks(doc))}
+    assert found == {}
+    assert _rest_literal_blocks("Run::\n\n    f()\n") == ["Run::"]
+    assert _code_blocks("Run:\n\n```python\nf()\n```\n") == ["f()\n"]
 
 
 @pytest.mark.parametrize("code", DOCSTRING_BLOCKS)

@@ -1,9 +1,9 @@
 """The API reference of the built site lists every public name of uuidx.
 
 mkdocstrings writes an inventory of every object it documented (``site/objects.inv``, the
-format Sphinx's intersphinx reads); every name of ``uuidx.__all__``, ``uuidx.layout.__all__``,
-``uuidx.arrow.__all__`` and ``uuidx.testing.__all__`` must be in it, with a page and an anchor
-that exist. ``make test-docs`` builds the site first (``make docs``).
+format Sphinx's intersphinx reads); every name of ``uuidx.__all__`` and of the ``__all__`` of
+``uuidx.layout``, ``uuidx.arrow``, ``uuidx.testing`` and ``uuidx.typing`` must be in it, with a
+page and an anchor that exist. ``make test-docs`` builds the site first (``make docs``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import uuidx
 import uuidx.arrow
 import uuidx.layout
 import uuidx.testing
+import uuidx.typing
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
@@ -54,7 +55,7 @@ def inventory() -> dict[str, str]:
 
 def public_names() -> list[str]:
     names = [f"uuidx.{n}" for n in uuidx.__all__]
-    for module in (uuidx.layout, uuidx.arrow, uuidx.testing):
+    for module in (uuidx.layout, uuidx.arrow, uuidx.testing, uuidx.typing):
         names += [f"{module.__name__}.{n}" for n in module.__all__]
     return names
 

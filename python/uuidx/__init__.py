@@ -151,8 +151,8 @@ if TYPE_CHECKING:
     import datetime as _dt
     from typing import Optional
 
-    from . import arrow, layout, testing
-    from ._hints import Instant
+    from . import arrow, layout, testing, typing
+    from .typing import Instant
 
 # The functions of _core report the module that documents them, as numpy's set_module does:
 # pickle, Django's migrations (`default=uuidx.uuid7`) and documentation tools then name
@@ -306,8 +306,8 @@ def uuid7_bounds(start: Instant, end: Optional[Instant] = None) -> tuple[UUID, U
 
 
 class _Submodule(_types.ModuleType):
-    """``uuidx.arrow``, ``uuidx.layout`` or ``uuidx.testing`` until first used (or a module
-    that only the evaluation of a type hint needs).
+    """``uuidx.arrow``, ``uuidx.layout``, ``uuidx.testing`` or ``uuidx.typing`` until first
+    used (or a module that only the evaluation of a type hint needs).
 
     Its first attribute read imports the real submodule, which the import system then sets as
     the package's attribute in its place, and reads the attribute from it (a placeholder kept
@@ -355,13 +355,13 @@ if not TYPE_CHECKING:
     arrow = _Submodule(f"{__name__}.arrow")
     layout = _Submodule(f"{__name__}.layout")
     testing = _Submodule(f"{__name__}.testing")
+    typing = _Submodule(f"{__name__}.typing")
 
     # The names the annotations above use, for the tools that evaluate them at run time
     # (typing.get_type_hints, pydantic): typing reads a str as a forward reference, and the
-    # placeholders import datetime, typing and uuidx._hints only when a hint is evaluated.
+    # placeholders import datetime, typing and uuidx.typing only when a hint is evaluated.
     _dt = _Submodule("datetime")
-    _hints = _Submodule(f"{__name__}._hints")
-    Instant = "_hints.Instant"
+    Instant = "typing.Instant"
     Optional = _TypingForm("Optional")
 
 

@@ -1,11 +1,12 @@
 """The catalogues of the facade, in one place: the functions, forms, hash algorithms and
-namespaces the command line's options accept (the forms are also the ``Literal`` of the
-run-time type hints, :mod:`uuidx._hints`), and :func:`detect`, which recognises the form of a
-UUID's text.
+namespaces the command line's options accept, and :func:`detect`, which recognises the form of
+a UUID's text.
 
 The forms, the algorithms and the detector are the core's (``uuidx._core._forms()``,
 ``_algorithms()``, ``_detect()``), read once at import. Every other module takes these names
-from here, never restates them. Nothing here is imported by ``import uuidx``.
+from here, never restates them, except the ``Literal`` aliases of :mod:`uuidx.typing`, which
+type checkers must read written out (tests/packaging/test_catalogues.py checks that they are
+the core's). Nothing here is imported by ``import uuidx``.
 """
 
 from __future__ import annotations

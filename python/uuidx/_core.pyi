@@ -1,10 +1,12 @@
 """Type stubs for ``uuidx._core``, the Rust extension module (hand-written; checked against the
 built module by ``python -m mypy.stubtest uuidx._core``)."""
 
-from typing import Callable, Literal, Optional, SupportsIndex, Union, final
+from typing import Literal, Optional, Union, final
 from uuid import UUID
 
 from typing_extensions import Buffer
+
+from .typing import Algorithm, Clock, Form, IntLike, Name, RandomSource, V7Method
 
 __all__ = [
     "__version__",
@@ -86,27 +88,6 @@ __all__ = [
 
 __version__: str  # the crate's version (CARGO_PKG_VERSION), as in the dist metadata
 
-_Name = Union[str, bytes, bytearray, memoryview, Buffer]
-_Int = SupportsIndex
-_Clock = Callable[[], int]
-"""Returns the time in nanoseconds since 1970."""
-_Random = Union[Callable[[int], Buffer], int]
-"""``random(n)`` returns ``n`` random bytes; an int is a seed for a reproducible stream."""
-_V7Method = Literal["submillisecond", "counter", "monotonic_random", "cpython"]
-_Form = Literal[
-    "hex",
-    "hyphenated",
-    "urn",
-    "braced",
-    "base32",
-    "ulid",
-    "base32hex",
-    "base58",
-    "base62",
-    "base64url",
-]
-"""The names of the text encodings of :func:`encode` and :func:`decode`."""
-
 class ClockError(RuntimeError):
     """The clock cannot give a time-based UUID a timestamp: it reads before 1970, or (the
     subclass ClockRollbackError) it went back further than a generator allows."""
@@ -118,7 +99,7 @@ class ClockRollbackError(ClockError):
 class NamespaceTypeError(TypeError, AttributeError):
     """A namespace that is not a UUID: both a TypeError and, as in the stdlib, an AttributeError."""
 
-def uuid1(node: Optional[_Int] = None, clock_seq: Optional[_Int] = None) -> UUID:
+def uuid1(node: Optional[IntLike] = None, clock_seq: Optional[IntLike] = None) -> UUID:
     """A version 1 UUID (RFC 9562 §5.1) from the process-wide lock-free generator.
 
     Like Python 3.14's ``uuid.uuid1``: ``node`` must be below 2**48 (``ValueError``
@@ -127,7 +108,7 @@ def uuid1(node: Optional[_Int] = None, clock_seq: Optional[_Int] = None) -> UUID
     address is read.
     """
 
-def uuid3(namespace: UUID, name: _Name) -> UUID:
+def uuid3(namespace: UUID, name: Name) -> UUID:
     """A version 3 UUID (RFC 9562 §5.3): MD5 of the namespace and the name (``str`` as
     UTF-8, or bytes).
     """
@@ -135,12 +116,12 @@ def uuid3(namespace: UUID, name: _Name) -> UUID:
 def uuid4() -> UUID:
     """A version 4 UUID (RFC 9562 §5.4) from a per-thread ChaCha12 CSPRNG seeded by the OS."""
 
-def uuid5(namespace: UUID, name: _Name) -> UUID:
+def uuid5(namespace: UUID, name: Name) -> UUID:
     """A version 5 UUID (RFC 9562 §5.5): SHA-1 of the namespace and the name (``str`` as
     UTF-8, or bytes), truncated to 128 bits.
     """
 
-def uuid6(node: Optional[_Int] = None, clock_seq: Optional[_Int] = None) -> UUID:
+def uuid6(node: Optional[IntLike] = None, clock_seq: Optional[IntLike] = None) -> UUID:
     """A version 6 UUID (RFC 9562 §5.6) from the process-wide lock-free generator.
 
     Like Python 3.14's ``uuid.uuid6``: ``node`` and ``clock_seq`` keep their low 48 and
@@ -152,7 +133,9 @@ def uuid7() -> UUID:
     each call returns a UUID greater than every earlier one in this process.
     """
 
-def uuid8(a: Optional[_Int] = None, b: Optional[_Int] = None, c: Optional[_Int] = None) -> UUID:
+def uuid8(
+    a: Optional[IntLike] = None, b: Optional[IntLike] = None, c: Optional[IntLike] = None
+) -> UUID:
     """A version 8 UUID (RFC 9562 §5.8) from 48, 12 and 62 bits of custom data.
 
     Like Python 3.14's ``uuid.uuid8``: each part keeps its low 48, 12 and 62 bits; a
@@ -161,10 +144,8 @@ def uuid8(a: Optional[_Int] = None, b: Optional[_Int] = None, c: Optional[_Int] 
 
 def uuid8_name(
     namespace: UUID,
-    name: _Name,
-    algorithm: Optional[
-        Literal["sha256", "sha512", "sha3_256", "sha3_512", "shake_128", "shake_256"]
-    ] = ...,
+    name: Name,
+    algorithm: Optional[Algorithm] = ...,
 ) -> UUID:
     """A name-based version 8 UUID (RFC 9562 §5.8, Appendix B.2): the leftmost 128 bits of
     ``algorithm`` over the namespace and the name. ``algorithm`` is one of hashlib's names
@@ -177,7 +158,7 @@ def parse(s: str) -> UUID:
     text and the position of the first problem otherwise; ``TypeError`` for a non-str.
     """
 
-def layout_v1(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID:
+def layout_v1(time_100ns: IntLike, clock_seq: IntLike, node: IntLike) -> UUID:
     """Version 1 from a 60-bit timestamp (100-ns intervals since 1582-10-15), a 14-bit
     clock sequence and a 48-bit node (RFC 9562 §5.1).
 
@@ -187,7 +168,7 @@ def layout_v1(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID:
     """
 
 def layout_v2(
-    local_domain: _Int, local_id: _Int, time_100ns: _Int, clock_seq: _Int, node: _Int
+    local_domain: IntLike, local_id: IntLike, time_100ns: IntLike, clock_seq: IntLike, node: IntLike
 ) -> UUID:
     """Version 2, DCE Security: an 8-bit local domain (0 person, 1 group, 2 org), a 32-bit
     local id (a POSIX UID/GID), a 60-bit timestamp of which the high 28 bits are kept, a
@@ -207,7 +188,7 @@ def layout_v4(random: Buffer) -> UUID:
         ValueError: ``random`` is not 16 bytes long.
     """
 
-def layout_v6(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID:
+def layout_v6(time_100ns: IntLike, clock_seq: IntLike, node: IntLike) -> UUID:
     """Version 6 from a 60-bit timestamp (100-ns intervals since 1582-10-15), a 14-bit
     clock sequence and a 48-bit node (RFC 9562 §5.6).
 
@@ -216,7 +197,7 @@ def layout_v6(time_100ns: _Int, clock_seq: _Int, node: _Int) -> UUID:
         ValueError: a field does not fit its width.
     """
 
-def layout_v7(unix_ts_ms: _Int, rand_a: _Int, rand_b: _Int) -> UUID:
+def layout_v7(unix_ts_ms: IntLike, rand_a: IntLike, rand_b: IntLike) -> UUID:
     """Version 7 from a 48-bit Unix millisecond timestamp, 12 bits of ``rand_a`` and 62 bits
     of ``rand_b`` (RFC 9562 §5.7).
 
@@ -225,7 +206,7 @@ def layout_v7(unix_ts_ms: _Int, rand_a: _Int, rand_b: _Int) -> UUID:
         ValueError: a field does not fit its width.
     """
 
-def layout_v8(custom_a: _Int, custom_b: _Int, custom_c: _Int) -> UUID:
+def layout_v8(custom_a: IntLike, custom_b: IntLike, custom_c: IntLike) -> UUID:
     """Version 8 from 48, 12 and 62 bits of custom data (RFC 9562 §5.8).
 
     Raises:
@@ -311,7 +292,7 @@ def uuid7_bytes(n: int) -> bytes:
     between them).
     """
 
-def encode(u: UUID, form: _Form) -> str:
+def encode(u: UUID, form: Form) -> str:
     """``u`` as text in the encoding ``form``.
 
     Args:
@@ -332,7 +313,7 @@ def encode(u: UUID, form: _Form) -> str:
         ValueError: ``form`` is not one of the names above.
     """
 
-def decode(s: str, form: _Form) -> UUID:
+def decode(s: str, form: Form) -> UUID:
     """The UUID written in ``s`` in the encoding ``form`` (see :func:`encode`).
 
     Exactly the form's fixed length, nothing around it. ``hex``, ``hyphenated``, ``urn`` and
@@ -407,7 +388,7 @@ def unmask_v7(u: UUID, key: Buffer) -> UUID:
     """
 
 def v7_generator_fields(
-    u: UUID, method: _V7Method, bits: Optional[int] = None, node_bits: Optional[int] = None
+    u: UUID, method: V7Method, bits: Optional[int] = None, node_bits: Optional[int] = None
 ) -> tuple[int, int, int, int, int]:
     """The fields of a version 7 UUID as a generator with ``method``, ``bits`` and
     ``node_bits`` lays them out: ``(unix_ts_ms, fraction, counter, node, random)``.
@@ -464,13 +445,13 @@ class V7Generator:
     """
     def __new__(
         cls,
-        method: _V7Method = "submillisecond",
+        method: V7Method = "submillisecond",
         bits: Optional[int] = None,
         *,
         rollback_allowance_ns: Optional[int] = 10_000_000_000,
         rollback_policy: Optional[Literal["reset", "error"]] = "reset",
-        clock: Optional[_Clock] = None,
-        random: Optional[_Random] = None,
+        clock: Optional[Clock] = None,
+        random: Optional[RandomSource] = None,
         node: Optional[int] = None,
         node_bits: Optional[int] = None,
     ) -> V7Generator: ...
@@ -528,12 +509,12 @@ class V6Generator:
     """
     def __new__(
         cls,
-        node: Optional[_Int] = None,
+        node: Optional[IntLike] = None,
         *,
         rollback_allowance_ns: int = 10_000_000_000,
         rollback_policy: Literal["reset", "error"] = "reset",
-        clock: Optional[_Clock] = None,
-        random: Optional[_Random] = None,
+        clock: Optional[Clock] = None,
+        random: Optional[RandomSource] = None,
     ) -> V6Generator: ...
     def generate(self) -> UUID:
         """The next UUID; its timestamp is later than every earlier one of this generator."""
@@ -563,12 +544,12 @@ class V1Generator:
     """
     def __new__(
         cls,
-        node: Optional[_Int] = None,
+        node: Optional[IntLike] = None,
         *,
         rollback_allowance_ns: int = 10_000_000_000,
         rollback_policy: Literal["reset", "error"] = "reset",
-        clock: Optional[_Clock] = None,
-        random: Optional[_Random] = None,
+        clock: Optional[Clock] = None,
+        random: Optional[RandomSource] = None,
     ) -> V1Generator: ...
     def generate(self) -> UUID:
         """The next UUID; its timestamp is later than every earlier one of this generator."""
@@ -587,12 +568,8 @@ class V1Generator:
 
 # uuidx.arrow (typed more precisely in uuidx/arrow.py)
 
-class _ReadOnlyBytes:
-    def __buffer__(self, flags: int, /) -> memoryview: ...
-    def __release_buffer__(self, buffer: memoryview, /) -> None: ...
-
 @final
-class UUIDArray(_ReadOnlyBytes):
+class UUIDArray(Buffer):
     """A column of UUIDs: Arrow FixedSizeBinary(16), each value a UUID's 16 octets in network
     order (RFC 9562 §4), tagged with the canonical extension type ``arrow.uuid`` unless made
     with ``extension=False``.
@@ -773,7 +750,7 @@ def arrow_to_str(uuids: object) -> ArrowArray:
         TypeError: ``uuids`` is not a column of UUIDs.
     """
 
-def arrow_encode(uuids: object, form: _Form) -> ArrowArray:
+def arrow_encode(uuids: object, form: Form) -> ArrowArray:
     """Each UUID in the text encoding ``form``, row by row equal to :func:`uuidx.encode`, as
     an Arrow ``string`` column (``large_string`` when the text exceeds 2**31 - 1 bytes); null
     rows stay null.
@@ -790,7 +767,7 @@ def arrow_encode(uuids: object, form: _Form) -> ArrowArray:
     """
 
 def arrow_decode(
-    strings: object, form: _Form, errors: Optional[str] = ..., extension: bool = True
+    strings: object, form: Form, errors: Optional[str] = ..., extension: bool = True
 ) -> UUIDArray:
     """The UUID in each row of text written in the encoding ``form``, row by row equal to
     :func:`uuidx.decode` (the same lengths, alphabets and case rules).

@@ -7,14 +7,16 @@ UUID's 16 octets in network order (RFC 9562 §4), tagged with Arrow's canonical 
 ``FixedSizeBinary(16)``, for consumers that reject the extension, such as Polars). Columns that
 are not UUIDs (:func:`to_str`, :func:`encode`, :func:`timestamp_ns`) are :class:`ArrowArray` objects. Both
 export themselves through the Arrow PyCapsule interface (``__arrow_c_array__``,
-``__arrow_c_schema__``), so any Arrow library reads them without a copy::
+``__arrow_c_schema__``), so any Arrow library reads them without a copy:
 
-    import pyarrow as pa, polars as pl, uuidx.arrow
+```python
+import pyarrow as pa, polars as pl, uuidx.arrow
 
-    keys = uuidx.arrow.uuid7(1_000_000)                 # strictly increasing v7 keys
-    pa.array(keys).type == pa.uuid()                    # True
-    pl.Series("id", uuidx.arrow.uuid7(10, extension=False))   # binary column
-    ids = uuidx.arrow.uuid5(uuidx.NAMESPACE_URL, pa.array(["a", "b", None]))
+keys = uuidx.arrow.uuid7(1_000_000)                 # strictly increasing v7 keys
+pa.array(keys).type == pa.uuid()                    # True
+pl.Series("id", uuidx.arrow.uuid7(10, extension=False))   # binary column
+ids = uuidx.arrow.uuid5(uuidx.NAMESPACE_URL, pa.array(["a", "b", None]))
+```
 
 Every function that reads UUIDs accepts a :class:`UUIDArray`, any object exporting an Arrow
 ``FixedSizeBinary(16)`` array or stream (with or without ``arrow.uuid``; a pyarrow ``Array`` or
@@ -39,8 +41,7 @@ from uuid import UUID
 
 from . import _core
 from ._core import ArrowArray, UUIDArray
-from ._hints import Buffer
-from ._hints import Form as _Form
+from .typing import Algorithm, Buffer, Form
 
 __all__ = [
     "ArrowArray",
@@ -85,20 +86,24 @@ class ArrowStreamExportable(Protocol):
 if TYPE_CHECKING:
     from typing_extensions import TypeAlias
 
-#: A column of UUIDs: a :class:`UUIDArray`, an Arrow ``FixedSizeBinary(16)`` array or stream,
-#: or a sequence of ``uuid.UUID`` and ``None``.
 UUIDs: TypeAlias = Union[
     UUIDArray, ArrowArrayExportable, ArrowStreamExportable, Sequence[Optional[UUID]]
 ]
-#: A column of names: an Arrow string or binary array or stream, or a sequence of ``str``,
-#: ``bytes`` and ``None``.
+"""A column of UUIDs: a :class:`UUIDArray`, any Arrow ``FixedSizeBinary(16)`` array or stream
+(tagged ``arrow.uuid`` or not), a binary column whose values all have 16 bytes, or a sequence
+of ``uuid.UUID`` and ``None``. A ``None`` is a null row."""
+
 Names: TypeAlias = Union[
     ArrowArrayExportable, ArrowStreamExportable, Sequence[Union[str, bytes, None]]
 ]
-#: A column of text: an Arrow string array or stream, or a sequence of ``str`` and ``None``.
-Strings: TypeAlias = Union[ArrowArrayExportable, ArrowStreamExportable, Sequence[Optional[str]]]
+"""A column of names to hash: an Arrow ``string``, ``large_string``, ``string_view``,
+``binary`` or ``large_binary`` array or stream, or a sequence of ``str``, ``bytes`` and
+``None``. A ``str`` is hashed as its UTF-8 bytes; a null row gives a null row."""
 
-_Algorithm = Literal["sha256", "sha512", "sha3_256", "sha3_512", "shake_128", "shake_256"]
+Strings: TypeAlias = Union[ArrowArrayExportable, ArrowStreamExportable, Sequence[Optional[str]]]
+"""A column of text: an Arrow ``string``, ``large_string``, ``string_view``, ``binary`` or
+``large_binary`` array or stream, or a sequence of ``str`` and ``None``. A null row gives a
+null row."""
 
 
 def uuid4(n: int, *, extension: bool = True) -> UUIDArray:
@@ -132,7 +137,7 @@ uuid5.__doc__ = _core.arrow_uuid5.__doc__
 def uuid8_name(
     namespace: UUID,
     names: Names,
-    algorithm: _Algorithm = "sha256",
+    algorithm: Algorithm = "sha256",
     *,
     extension: bool = True,
 ) -> UUIDArray:
@@ -175,7 +180,7 @@ def timestamp_ns(uuids: UUIDs, *, errors: Literal["raise", "null"] = "raise") ->
 timestamp_ns.__doc__ = _core.arrow_timestamp_ns.__doc__
 
 
-def encode(uuids: UUIDs, form: _Form) -> ArrowArray:
+def encode(uuids: UUIDs, form: Form) -> ArrowArray:
     return _core.arrow_encode(uuids, form)
 
 
@@ -184,7 +189,7 @@ encode.__doc__ = _core.arrow_encode.__doc__
 
 def decode(
     strings: Strings,
-    form: _Form,
+    form: Form,
     *,
     errors: Literal["raise", "null"] = "raise",
     extension: bool = True,

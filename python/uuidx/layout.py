@@ -1,20 +1,35 @@
-"""UUID field layouts (RFC 9562 §5): constructors that set version and variant, and
-:func:`fields`, which decomposes a UUID into the fields the RFC names for its version.
+"""UUID field layouts (RFC 9562 §5): build a UUID from its fields, or split one into them.
 
-The constructors are strict: a field that does not fit its width raises ``ValueError``
-naming the field and the value (the stdlib-shaped ``uuid6``/``uuid8`` truncate instead).
+- The constructors :func:`v1`, :func:`v2`, :func:`v4`, :func:`v6`, :func:`v7` and :func:`v8`
+  take the fields the RFC names for their version and set the version and variant bits. They
+  are strict: a field that does not fit its width raises ``ValueError`` naming the field and
+  the value (the stdlib-shaped :func:`uuidx.uuid6` and :func:`uuidx.uuid8` truncate instead).
+- :func:`fields` splits a UUID into the fields of its version: a named tuple per layout
+  (:class:`V1Fields` to :class:`V8Fields`, :class:`NilFields`, :class:`MaxFields`; any of them
+  is a :data:`Fields`), or, given a :data:`V7Method`, a :class:`V7GeneratorFields` that splits
+  a version 7 UUID as a :class:`uuidx.V7Generator` laid it out.
 
-The named tuples of the layouts are built at import from the core's tables (their fields'
-names, widths and positions), so that they cannot disagree with the core; type checkers read
-the same classes as written out below.
+```python
+import uuidx
+from uuidx import layout
+
+u = layout.v7(unix_ts_ms=1_645_557_742_000, rand_a=0xCC3, rand_b=0x18C4DC0C0C07398F)
+assert str(u) == "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"  # RFC 9562 Appendix A.6
+assert layout.fields(u) == layout.V7Fields(1_645_557_742_000, 7, 0xCC3, 2, 0x18C4DC0C0C07398F)
+```
+
+The named tuples are built at import from the core's tables (their fields' names, widths and
+positions), so that they cannot disagree with the core; type checkers and this page read the
+same classes, written out in the module's source.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, NamedTuple, Optional, Union, overload
+from typing import TYPE_CHECKING, NamedTuple, Optional, Union, overload
 from uuid import UUID
 
 from . import _core
+from .typing import V7Method
 
 __all__ = [
     "Fields",
@@ -41,85 +56,136 @@ __all__ = [
 
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeAlias
 
     class V1Fields(NamedTuple):
         """Version 1, Gregorian time-based (RFC 9562 §5.1)."""
 
         time_low: int
+        """The least significant 32 bits of the 60-bit timestamp (100-ns intervals since
+        1582-10-15)."""
         time_mid: int
+        """The middle 16 bits of the timestamp."""
         ver: int
+        """The 4-bit version field: 1."""
         time_high: int
+        """The most significant 12 bits of the timestamp."""
         var: int
+        """The 2-bit variant field: 0b10 (2), the RFC's variant."""
         clock_seq: int
+        """The 14-bit clock sequence."""
         node: int
+        """The 48-bit node (a MAC address, or random with the multicast bit set)."""
 
     class V2Fields(NamedTuple):
         """Version 2, DCE Security (RFC 9562 §5.2; DCE 1.1)."""
 
         local_id: int
+        """The 32-bit local identifier, a POSIX UID or GID (in place of ``time_low``)."""
         time_mid: int
+        """The middle 16 bits of the 60-bit timestamp (100-ns intervals since 1582-10-15)."""
         ver: int
+        """The 4-bit version field: 2."""
         time_high: int
+        """The most significant 12 bits of the timestamp."""
         var: int
+        """The 2-bit variant field: 0b10 (2), the RFC's variant."""
         clock_seq: int
+        """The 6-bit clock sequence."""
         local_domain: int
+        """The 8-bit local domain: 0 person, 1 group, 2 org (in place of the clock sequence's low
+        octet)."""
         node: int
+        """The 48-bit node."""
 
     class V3Fields(NamedTuple):
         """Version 3, MD5 name-based (RFC 9562 §5.3)."""
 
         md5_high: int
+        """The first 48 bits of the MD5 hash of the namespace and the name."""
         ver: int
+        """The 4-bit version field: 3."""
         md5_mid: int
+        """The next 12 bits of the hash."""
         var: int
+        """The 2-bit variant field: 0b10 (2), the RFC's variant."""
         md5_low: int
+        """The 62 bits of the hash after the variant."""
 
     class V4Fields(NamedTuple):
         """Version 4, random (RFC 9562 §5.4)."""
 
         random_a: int
+        """48 random bits."""
         ver: int
+        """The 4-bit version field: 4."""
         random_b: int
+        """12 random bits."""
         var: int
+        """The 2-bit variant field: 0b10 (2), the RFC's variant."""
         random_c: int
+        """62 random bits."""
 
     class V5Fields(NamedTuple):
         """Version 5, SHA-1 name-based (RFC 9562 §5.5)."""
 
         sha1_high: int
+        """The first 48 bits of the SHA-1 hash of the namespace and the name."""
         ver: int
+        """The 4-bit version field: 5."""
         sha1_mid: int
+        """The next 12 bits of the hash."""
         var: int
+        """The 2-bit variant field: 0b10 (2), the RFC's variant."""
         sha1_low: int
+        """The 62 bits of the hash after the variant (the rest of the hash is dropped)."""
 
     class V6Fields(NamedTuple):
         """Version 6, reordered Gregorian time-based (RFC 9562 §5.6)."""
 
         time_high: int
+        """The most significant 32 bits of the 60-bit timestamp (100-ns intervals since
+        1582-10-15)."""
         time_mid: int
+        """The middle 16 bits of the timestamp."""
         ver: int
+        """The 4-bit version field: 6."""
         time_low: int
+        """The least significant 12 bits of the timestamp."""
         var: int
+        """The 2-bit variant field: 0b10 (2), the RFC's variant."""
         clock_seq: int
+        """The 14-bit clock sequence."""
         node: int
+        """The 48-bit node."""
 
     class V7Fields(NamedTuple):
         """Version 7, Unix Epoch time-based (RFC 9562 §5.7)."""
 
         unix_ts_ms: int
+        """The 48-bit timestamp: milliseconds since 1970-01-01T00:00:00Z."""
         ver: int
+        """The 4-bit version field: 7."""
         rand_a: int
+        """12 bits: random, or a sub-millisecond fraction or counter (RFC 9562 §6.2)."""
         var: int
+        """The 2-bit variant field: 0b10 (2), the RFC's variant."""
         rand_b: int
+        """62 bits: random, or a counter followed by random bits (RFC 9562 §6.2)."""
 
     class V8Fields(NamedTuple):
         """Version 8, custom (RFC 9562 §5.8)."""
 
         custom_a: int
+        """48 bits of custom data."""
         ver: int
+        """The 4-bit version field: 8."""
         custom_b: int
+        """12 bits of custom data."""
         var: int
+        """The 2-bit variant field: 0b10 (2), the RFC's variant."""
         custom_c: int
+        """62 bits of custom data."""
 
     class NilFields(NamedTuple):
         """The Nil UUID (RFC 9562 §5.9): no fields."""
@@ -143,10 +209,6 @@ else:
     NilFields, MaxFields = _BUILT["nil"], _BUILT["max"]
 
 
-V7Method = Literal["submillisecond", "counter", "monotonic_random", "cpython"]
-"""The methods of :class:`uuidx.V7Generator` (RFC 9562 §6.2, and CPython 3.14's)."""
-
-
 class V7GeneratorFields(NamedTuple):
     """A version 7 UUID as a monotonic generator laid out the 74 bits after ``unix_ts_ms``
     (RFC 9562 §6.2, §6.4): the sub-millisecond ``fraction`` (Method 3), the ``counter``, a
@@ -154,13 +216,20 @@ class V7GeneratorFields(NamedTuple):
     bits skipped."""
 
     unix_ts_ms: int
+    """The 48-bit timestamp: milliseconds since 1970-01-01T00:00:00Z."""
     fraction: int
+    """The sub-millisecond fraction of the timestamp in 4096ths (``"submillisecond"``), 0 for the
+    other methods."""
     counter: int
+    """The counter that orders the UUIDs of one millisecond (``bits`` wide), 0 when the method has
+    none."""
     node: int
+    """The fixed node id (``node_bits`` wide), 0 when ``node_bits`` is 0."""
     random: int
+    """The random bits that fill the rest of the 74 bits after the timestamp."""
 
 
-Fields = Union[
+Fields: TypeAlias = Union[
     V1Fields,
     V2Fields,
     V3Fields,
@@ -172,6 +241,11 @@ Fields = Union[
     NilFields,
     MaxFields,
 ]
+"""What :func:`fields` returns for a UUID: the named tuple of its version's layout
+(:class:`V1Fields` to :class:`V8Fields`), or :class:`NilFields` or :class:`MaxFields` (no
+fields) for the Nil and Max UUIDs. Each lists the fields left to right as the RFC's figure for
+that version draws them, ``ver`` and ``var`` included: ``fields(u).ver`` is ``u.version``.
+Narrow it with ``isinstance`` (``isinstance(f, V7Fields)``) or ``match``."""
 
 #: The named tuple of each layout, by the core's name for it.
 _TYPES: dict[str, type[Fields]] = {

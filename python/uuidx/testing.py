@@ -2,27 +2,31 @@
 
 Code that makes UUIDs is hard to test: the usual mocks (patching ``time.time_ns`` or
 ``os.urandom``, freezegun) cannot reach a native module. Under :func:`deterministic`, uuidx's
-process-wide functions return a reproducible sequence instead::
+process-wide functions return a reproducible sequence instead:
 
-    import uuidx
-    from uuidx.testing import deterministic
+```python
+import uuidx
+from uuidx.testing import deterministic
 
-    with deterministic(seed=42):
-        a = uuidx.uuid7()          # the same UUID in every run and every process
-        b = uuidx.uuid4()
+with deterministic(seed=42):
+    a = uuidx.uuid7()          # the same UUID in every run and every process
+    b = uuidx.uuid4()
+```
 
-As a pytest fixture::
+As a pytest fixture:
 
-    import pytest
-    from uuidx.testing import deterministic
+```python
+import pytest
+from uuidx.testing import deterministic
 
-    @pytest.fixture
-    def fixed_uuids():
-        with deterministic(seed=1):
-            yield
+@pytest.fixture
+def fixed_uuids():
+    with deterministic(seed=1):
+        yield
 
-    def test_order_ids(fixed_uuids):
-        assert str(make_order().id) == "..."   # stable across runs
+def test_order_ids(fixed_uuids):
+    assert str(make_order().id) == "..."   # stable across runs
+```
 
 The bulk functions (``uuid7_many``, ``uuid4_bytes``, ...) and the generated columns
 (:func:`uuidx.arrow.uuid7`, :func:`uuidx.arrow.uuid4`) follow the same sequences.
@@ -38,12 +42,13 @@ from collections.abc import Iterator
 from typing import Optional, Union
 
 from . import _core, _unix_ns
-from ._hints import Instant
+from .typing import Instant
 
 __all__ = ["DEFAULT_START_NS", "Seed", "deterministic"]
 
-#: Where the deterministic clocks start when no ``start`` is given: 2025-01-01T00:00:00Z.
 DEFAULT_START_NS = 1_735_689_600_000_000_000
+"""Where the clocks of :func:`deterministic` start when no ``start`` is given:
+2025-01-01T00:00:00Z, in nanoseconds since 1970."""
 
 Seed = Union[int, str, bytes]
 """A seed: an int of any size, a str or bytes (``1``, ``"1"`` and ``b"1"`` differ)."""

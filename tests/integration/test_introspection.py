@@ -129,9 +129,9 @@ def test_dir_offers_all_and_the_submodules() -> None:
         "print(' '.join(n for n in dir(uuidx) if not n.startswith('_')))\n"
     )
     before, after = (line.split() for line in fresh(code).splitlines())
-    assert set(before) == {*uuidx.__all__, "testing"}
+    assert set(before) == {*uuidx.__all__, "testing", "typing"}
     assert len(before) == len(set(before)) and before == sorted(before)
-    assert set(after) == {*uuidx.__all__, "testing", "cli"}
+    assert set(after) == {*uuidx.__all__, "testing", "typing", "cli"}
     private = set(dir(uuidx)) - set(before)
     assert all(n.startswith("_") for n in private)
     assert {"__all__", "__version__", "__doc__", "_core"} <= private
@@ -191,12 +191,12 @@ def test_import_loads_neither_typing_nor_datetime() -> None:
     """The names the hints need cost nothing until a hint is evaluated."""
     code = (
         "import sys, uuidx\n"
-        "print(sorted(m for m in ('typing', 'datetime', 'uuidx._hints') if m in sys.modules))\n"
+        "print(sorted(m for m in ('typing', 'datetime', 'uuidx.typing') if m in sys.modules))\n"
         "import typing\n"
         "typing.get_type_hints(uuidx.uuid7_bounds)\n"
-        "print(sorted(m for m in ('datetime', 'uuidx._hints') if m in sys.modules))\n"
+        "print(sorted(m for m in ('datetime', 'uuidx.typing') if m in sys.modules))\n"
     )
-    assert fresh(code).splitlines() == ["[]", "['datetime', 'uuidx._hints']"]
+    assert fresh(code).splitlines() == ["[]", "['datetime', 'uuidx.typing']"]
 
 
 # --- pydantic.validate_call ---------------------------------------------------------------------

@@ -25,16 +25,6 @@ CATALOGUES = ("_forms", "_algorithms", "_v7_methods", "_layouts", "_detect")
 V7 = uuid.UUID("01890a5d-ac96-774b-bcce-b302099a8057")
 
 
-def _stub_literal(name: str) -> tuple[str, ...]:
-    """The strings of the ``Literal`` the stub names ``name``."""
-    for node in ast.parse(STUB.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
-            return tuple(ast.literal_eval(node.value.slice))  # type: ignore[attr-defined]
-    raise LookupError(name)
-
-
 def test_the_stub_carries_the_catalogues_docstrings() -> None:
     stub = {
         node.name: ast.get_docstring(node)
@@ -50,7 +40,7 @@ def test_the_stub_carries_the_catalogues_docstrings() -> None:
 def test_forms_are_what_encode_and_decode_take() -> None:
     forms = _core._forms()
     names = tuple(name for name, *_ in forms)
-    assert names == _stub_literal("_Form")
+    assert names == typing.get_args(uuidx.typing.Form)
     for name, length, alphabet, case, sorts in forms:
         text = uuidx.encode(V7, name)  # type: ignore[arg-type]
         assert len(text) == length and uuidx.decode(text, name) == V7  # type: ignore[arg-type]
@@ -61,11 +51,12 @@ def test_forms_are_what_encode_and_decode_take() -> None:
 
 def test_algorithms_and_methods_are_what_the_functions_take() -> None:
     algorithms = _core._algorithms()
-    assert algorithms == typing.get_args(uuidx.arrow._Algorithm)
+    assert algorithms == typing.get_args(uuidx.typing.Algorithm)
     for name in algorithms:
         uuidx.uuid8_name(uuidx.NAMESPACE_DNS, "x", name)  # type: ignore[arg-type]
     methods = _core._v7_methods()
-    assert methods == typing.get_args(layout.V7Method) == _stub_literal("_V7Method")
+    assert methods == typing.get_args(uuidx.typing.V7Method)
+    assert layout.V7Method is uuidx.typing.V7Method
     assert uuidx.V7Generator().method == methods[0]
     for name in methods:
         assert uuidx.V7Generator(method=name).method == name  # type: ignore[arg-type]
@@ -149,10 +140,10 @@ def test_detect_reads_any_form() -> None:
 
 
 def test_the_facade_tables_are_the_core_catalogues() -> None:
-    from uuidx import _catalog, _hints
+    from uuidx import _catalog
 
     forms = tuple(name for name, *_ in _core._forms())
-    assert _catalog.FORMS == forms == typing.get_args(_hints.Form)
+    assert _catalog.FORMS == forms == typing.get_args(uuidx.typing.Form)
     assert _catalog.OUTPUT_FORMS == (*forms, "typeid")
     assert _catalog.ALGORITHMS == _core._algorithms()
     assert list(layout._TYPES) == [name for name, *_ in _core._layouts()]

@@ -50,7 +50,7 @@ def test_import_loads_no_submodule_typing_or_datetime() -> None:
     ``datetime`` load on first use."""
     loaded = run_fresh(
         "import sys, uuidx; print(sorted(m for m in ('typing', 'datetime', 'uuidx.layout', "
-        "'uuidx.arrow', 'uuidx.testing') if m in sys.modules))"
+        "'uuidx.arrow', 'uuidx.testing', 'uuidx.typing') if m in sys.modules))"
     )
     assert loaded == "[]"
 
@@ -106,3 +106,81 @@ def test_the_stubs_carry_the_extension_docstrings() -> None:
             differ.append(name)
     assert missing == [], f"no docstring in _core.pyi: {missing}"
     assert differ == [], f"docstring in _core.pyi differs from the extension's: {differ}"
+
+
+def _private_names(annotation: Optional[ast.AST]) -> list[str]:
+    """The private names a signature shows for an annotation or a base class: ``_Form``, but
+    not ``_dt.datetime`` (shown as ``datetime``)."""
+    if annotation is None:
+        return []
+    if isinstance(annotation, ast.Attribute):
+        return [annotation.attr] if annotation.attr.startswith("_") else []
+    if isinstance(annotation, ast.Name):
+        private = annotation.id.startswith("_") and not annotation.id.startswith("__")
+        return [annotation.id] if private else []
+    return [name for child in ast.iter_child_nodes(annotation) for name in _private_names(child)]
+
+
+def _signature_names(body: list[ast.stmt], prefix: str) -> dict[str, list[str]]:
+    """``{name: private names}`` of the public functions, methods, classes, attributes and type
+    aliases of a module's (or a class's) body: the types their signatures, bases, annotations
+    and alias values name."""
+    found: dict[str, list[str]] = {}
+    for node in body:
+        if isinstance(node, ast.If):  # TYPE_CHECKING blocks
+            found.update(_signature_names(node.body + node.orelse, prefix))
+            continue
+        target = getattr(node, "target", None) or (getattr(node, "targets", None) or [None])[0]
+        name = str(getattr(node, "name", None) or getattr(target, "id", ""))
+        if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+            annotations = [a.annotation for a in every if a is not None] + [node.returns]
+            found[prefix + name] = [n for a in annotations for n in _private_names(a)]
+        elif isinstance(node, ast.ClassDef):
+            found[prefix + name] = [n for base in node.bases for n in _private_names(base)]
+            found.update(_signature_names(node.body, f"{prefix}{name}."))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and name:
+            # An alias's value is shown (Union[...], Literal[...]); a constant's is not.
+            alias = isinstance(node.value, (ast.Subscript, ast.Name, ast.Attribute))
+            names = _private_names(node.value) if alias else []
+            if isinstance(node, ast.AnnAssign):
+                names += _private_names(node.annotation)
+            found[prefix + name] = names
+    return found
+
+
+def test_signatures_name_no_private_type() -> None:
+    """The API reference and editors show signatures as written: a private alias there
+    (``_Form``, ``_Int``) is a name that nothing documents. The public types of the
+    signatures live in ``uuidx.typing`` (or in the module that returns them)."""
+    import uuidx.arrow
+    import uuidx.layout
+    import uuidx.testing
+    import uuidx.typing
+
+    sources = [Path(uuidx._core.__file__).with_name("_core.pyi")]
+    sources += [
+        Path(str(module.__file__))
+        for module in (uuidx, uuidx.layout, uuidx.arrow, uuidx.testing, uuidx.typing)
+    ]
+    found = {}
+    for path in sources:
+        signatures = _signature_names(ast.parse(path.read_text(encoding="utf-8")).body, "")
+        assert len(signatures) >= 3, path
+        found.update({f"{path.name}:{k}": v for k, v in signatures.items() if v})
+    assert found == {}
+    example = (
+        "def f(a: Optional[_Int], b: _dt.datetime) -> _Form: ...\n"
+        "class C(_Base): ...\n"
+        "A = Union[int, _Name]\n"
+        "X: int = _x or 1\n"
+    )
+    assert _signature_names(ast.parse(example).body, "") == {
+        "f": ["_Int", "_Form"],
+        "C": ["_Base"],
+        "A": ["_Name"],
+        "X": [],
+    }
