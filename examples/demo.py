@@ -72,10 +72,10 @@ def main() -> None:
     show("uuid7_bounds(2026-01-01, 2026-01-02)", f"{lo} .. {hi}")
     v6 = uuidx.uuid6()
     show("v6_to_v1(uuid6())", f"{v6} -> {uuidx.v6_to_v1(v6)}")
-    next_steps(u7)
+    next_steps(u7, uuidx.encode(u, "base58"))
 
 
-def next_steps(u: uuid.UUID) -> None:
+def next_steps(u: uuid.UUID, base58: str) -> None:
     """How to go on with the virtualenv this demo ran in."""
     venv = os.path.relpath(sys.prefix)
     steps = [
@@ -83,6 +83,7 @@ def next_steps(u: uuid.UUID) -> None:
         ("python -c 'import uuidx; print(uuidx.uuid7())'", ""),
         ("python -m uuidx gen -u 7 -C 3 -f base58", "the command line"),
         (f"python -m uuidx inspect {u}", ""),
+        (f"python -m uuidx convert --from base58 {base58}", "base62 reads this text too"),
         (f"{venv}/bin/python your_script.py", "or without activating it"),
         ("make test", "every test (installs the test libraries)"),
         ("make docs-serve", "the documentation, at http://127.0.0.1:8000"),

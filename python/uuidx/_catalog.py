@@ -59,15 +59,17 @@ def detect(text: str) -> tuple[str, UUID, str]:
       otherwise. ``base32hex`` has the same length and is never guessed: give ``--from
       base32hex``;
     - 22 characters: ``base58``, ``base62`` or ``base64url``, whichever of them decodes the
-      text; when several do (they share most of their alphabets), the text is ambiguous and
-      ``--from`` must say which.
+      text. When several do (they share most of their alphabets), the one whose UUID has the
+      RFC's layout (the variant ``10`` and a version 1 to 8, or Nil or Max) is taken; when
+      none or more than one has it, the text is ambiguous and ``--from`` must say which.
 
     Raises:
-        ValueError: the text is none of these, or ambiguous.
+        ValueError: the text is none of these, or ambiguous (the message lists each reading).
     """
     readings = _core._detect(text)
     if len(readings) == 1:
         return readings[0]
     shown = _core._short_repr(text)
     found = " and as ".join(f"{form} ({u})" for form, u, _ in readings)
-    raise ValueError(f"ambiguous UUID {shown}: it decodes as {found}; say which with --from")
+    options = " or ".join(f"--from {form}" for form, *_ in readings)
+    raise ValueError(f"ambiguous UUID {shown}: it decodes as {found}; say which with {options}")

@@ -235,10 +235,42 @@ def test_inspect_from_a_given_form(form: str) -> None:
     assert json.loads(line)["uuid"] == V7 and json.loads(line)["form"] == form
 
 
+#: A v7 whose base58 text decodes as base62 into another v7: truly ambiguous.
+BOTH_LAID_OUT = uuid.UUID("01890a5d-ac96-774b-bcce-b302099a8057")
+
+
 def test_inspect_ambiguous_text_asks_for_the_form() -> None:
-    text = uuidx.encode(uuid.UUID(V7), "base58")
+    text = uuidx.encode(BOTH_LAID_OUT, "base58")
+    other = uuidx.decode(text, "base62")
+    assert other.version == 7 and other.variant == uuid.RFC_4122
     message = one_line_error(run("inspect", text), 1)
-    assert "ambiguous" in message and "base58" in message and "--from" in message
+    assert f"ambiguous UUID '{text}'" in message
+    assert f"as base58 ({BOTH_LAID_OUT}) and as base62 ({other})" in message
+    assert message.rstrip().endswith("say which with --from base58 or --from base62")
+    (line,) = lines_of(run("convert", "--from", "base58", text))
+    assert line == str(BOTH_LAID_OUT)
+
+
+def test_reads_back_the_base58_it_writes() -> None:
+    """The base58 text of a v7 made today decodes as base62 too. Read back without ``--from``,
+    each is its own UUID, unless its base62 reading has the RFC's layout too (1 in 8): then it
+    is refused as ambiguous, never read as another UUID."""
+    texts = lines_of(run("gen", "-u", "7", "-C", "400", "-f", "base58"))
+    readings = {t: (uuidx.decode(t, "base58"), uuidx.decode(t, "base62")) for t in texts}
+
+    def laid_out(u: uuid.UUID) -> bool:
+        return u.variant == uuid.RFC_4122 and u.version in range(1, 9)
+
+    assert all(laid_out(ours) for ours, _ in readings.values())
+    resolved = [t for t in texts if not laid_out(readings[t][1])]
+    assert len(resolved) > 300, len(resolved)  # 350 expected
+    reports = [json.loads(line) for line in lines_of(run("convert", "--json", *resolved))]
+    assert [(r["form"], r["uuid"]) for r in reports] == [
+        ("base58", str(readings[t][0])) for t in resolved
+    ]
+    for text in [t for t in texts if t not in resolved][:3]:
+        message = one_line_error(run("convert", text), 1)
+        assert "ambiguous" in message and "--from base58 or --from base62" in message
 
 
 def test_inspect_beyond_datetime_range() -> None:

@@ -5,8 +5,8 @@
 
 use proptest::prelude::*;
 use proptest::sample::Index;
+use uuidx_core::encoding::{detect, is_laid_out, Encoded, Encoding, Reading};
 use uuidx_core::encoding::{DecodeError, DecodeReason};
-use uuidx_core::encoding::{Encoded, Encoding};
 use uuidx_core::parse::parse;
 use uuidx_core::typeid::{parse_typeid, typeid, typeid_into, MAX_LEN};
 use uuidx_core::typeid::{TypeIdError, TypeIdReason};
@@ -527,6 +527,24 @@ proptest! {
                     let needle = format!("position {position}");
                     prop_assert!(err.to_string().contains(&needle), "{}", err);
                 }
+            }
+        }
+    }
+}
+
+proptest! {
+    /// A text of a UUID with the RFC's layout is never read as another UUID: `detect` returns
+    /// its form alone, or every reading (ambiguous), its own among them.
+    #[test]
+    fn detect_never_misreads_a_laid_out_uuid(x in any::<u128>(), version in 1..=8u8) {
+        let u = Uuid::with_version(x, version);
+        for e in [Encoding::Base58, Encoding::Base62, Encoding::Base64Url] {
+            let text = e.encode(u);
+            let readings = detect(&text).unwrap();
+            prop_assert!(readings.contains(&Reading::Encoded(e, u)), "{}: {:?}", text, readings);
+            if readings.len() > 1 {
+                let laid_out = readings.iter().filter(|r| is_laid_out(r.uuid())).count();
+                prop_assert!(laid_out > 1, "{}: {:?}", text, readings);
             }
         }
     }

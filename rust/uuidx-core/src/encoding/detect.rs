@@ -40,9 +40,13 @@ impl Reading<'_> {
 /// - 26 characters: Crockford's base32, read with its aliases, as `ulid` when the text has no
 ///   lower case letter and as `base32` otherwise. `base32hex` has the same length and is never
 ///   guessed ([`Form::guessed`](super::Form::guessed));
-/// - 22 characters: `base58`, `base62` or `base64url`, whichever of them decodes the text; when
-///   several do, with different UUIDs (their alphabets share most digits), the text is
-///   ambiguous and every reading is returned.
+/// - 22 characters: `base58`, `base62` or `base64url`, whichever of them decodes the text.
+///   Their alphabets share most digits, so several often do, with different UUIDs: then the
+///   one reading whose UUID has the RFC's layout ([`is_laid_out`]) is taken. The text of a UUID
+///   with that layout is thus never read as another UUID, and is read as its own unless
+///   another reading has the layout too (a value read in the wrong base has it by chance, 1
+///   time in 8). When no reading or more than one has the layout, the text is ambiguous and
+///   every reading is returned.
 ///
 /// # Errors
 /// The error of the form the text's length names; [`ErrorKind::Undetected`] for a length no
@@ -51,10 +55,15 @@ impl Reading<'_> {
 /// # Examples
 /// ```
 /// use uuidx_core::encoding::{detect, Encoding, Reading};
+/// use uuidx_core::Uuid;
 /// let u = Encoding::Ulid.decode("01H455VB4PEX5VSKNK084SN02Q").unwrap();
 /// assert_eq!(detect("01H455VB4PEX5VSKNK084SN02Q").unwrap(), [Reading::Encoded(Encoding::Ulid, u)]);
 /// assert_eq!(detect("user_01h455vb4pex5vsknk084sn02q").unwrap(), [Reading::TypeId("user", u)]);
-/// assert_eq!(detect(&Encoding::Base58.encode(u)).unwrap().len(), 2); // base58 and base62
+/// // base58 and base62 both decode this text; as base62 it has no version: base58 it is.
+/// let v = Uuid::from_u128(0x0194_1f29_7c00_7000_8638_4cb0_caa3_89a2);
+/// assert_eq!(detect("1CJkdovgD4zmQRJZppjuNq").unwrap(), [Reading::Encoded(Encoding::Base58, v)]);
+/// // The base58 text of `u` reads as a v7 in base62 too: ambiguous, both readings returned.
+/// assert_eq!(detect(&Encoding::Base58.encode(u)).unwrap().len(), 2);
 /// ```
 pub fn detect(text: &str) -> Result<Vec<Reading<'_>>> {
     let length = text.chars().count();
@@ -105,10 +114,26 @@ pub fn detect(text: &str) -> Result<Vec<Reading<'_>>> {
                 Some(first) if readings.iter().all(|r| r.uuid() == first.uuid()) => {
                     Ok(vec![*first])
                 }
-                Some(_) => Ok(readings),
+                Some(_) => {
+                    let mut laid_out = readings.iter().filter(|r| is_laid_out(r.uuid()));
+                    match (laid_out.next(), laid_out.next()) {
+                        (Some(only), None) => Ok(vec![*only]),
+                        _ => Ok(readings),
+                    }
+                }
             }
         }
     }
+}
+
+/// `true` for a UUID of the RFC's layout: the variant `10` with a version it defines, 1 to 8
+/// ([RFC 9562 §4.1](https://www.rfc-editor.org/rfc/rfc9562#section-4.1),
+/// [§4.2](https://www.rfc-editor.org/rfc/rfc9562#section-4.2)), or the Nil or Max UUID
+/// ([§5.9](https://www.rfc-editor.org/rfc/rfc9562#section-5.9),
+/// [§5.10](https://www.rfc-editor.org/rfc/rfc9562#section-5.10)). [`detect`] takes, of a
+/// text's several readings, the one that is.
+pub fn is_laid_out(uuid: Uuid) -> bool {
+    matches!(uuid.version_number(), Some(1..=8)) || uuid.is_nil() || uuid.is_max()
 }
 
 /// The form of `system` that `text` is written in: the upper case one for a text without a
@@ -244,12 +269,37 @@ mod tests {
     }
 
     #[test]
+    fn the_reading_with_the_rfc_layout_is_taken() {
+        let u = Uuid::from_u128(0x0194_1f29_7c00_7000_8638_4cb0_caa3_89a2);
+        let text = Encoding::Base58.encode(u);
+        let base62 = Encoding::Base62.decode(&text).unwrap();
+        assert!(!is_laid_out(base62), "{base62:?}");
+        assert_eq!(one(&text), ("base58", u));
+    }
+
+    #[test]
     fn ambiguous_text_has_every_reading() {
-        let text = Encoding::Base58.encode(Uuid::from_u128(V7));
+        // Both readings of this base58 text have the RFC's layout: a v7, and as base62 a v7.
+        let u = Uuid::from_u128(V7);
+        let text = Encoding::Base58.encode(u);
         let readings = detect(&text).unwrap();
         let forms: Vec<&str> = readings.iter().map(Reading::form).collect();
-        assert_eq!(forms, ["base58", "base62"]);
+        assert_eq!(forms, ["base58", "base62"], "{text}");
+        assert_eq!(readings[0].uuid(), u);
+        assert!(
+            readings.iter().all(|r| is_laid_out(r.uuid())),
+            "{readings:?}"
+        );
         assert_ne!(readings[0].uuid(), readings[1].uuid());
+    }
+
+    #[test]
+    fn laid_out() {
+        assert!(is_laid_out(Uuid::NIL) && is_laid_out(Uuid::MAX));
+        assert!(is_laid_out(Uuid::from_u128(V7)));
+        assert!(!is_laid_out(Uuid::from_u128(V7 & !(0xF << 76)))); // version 0
+        assert!(!is_laid_out(Uuid::from_u128(V7 | (0xF << 76)))); // version 15
+        assert!(!is_laid_out(Uuid::from_u128(V7 & !(1 << 63)))); // NCS variant
     }
 
     #[test]

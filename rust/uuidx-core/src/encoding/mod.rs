@@ -78,7 +78,7 @@ mod radix;
 
 pub(crate) use decode::typeid_suffix_problem;
 pub use decode::{DecodeError, DecodeReason};
-pub use detect::{detect, Reading, Undetected};
+pub use detect::{detect, is_laid_out, Reading, Undetected};
 pub use host::HostText;
 
 use base32::{base32hex, CROCKFORD_UPPER};
