@@ -19,6 +19,7 @@ CARGO ?= cargo
 	docs docs-serve test-docs docs-check chromium \
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage
+.PHONY: wheel-windows test-windows
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -51,6 +52,15 @@ MATRIX_VERSIONS ?=
 WHEELS_SUBSET ?=
 test-wheels: ## Each wheel in dist/ in a clean venv of its interpreter: mypy, stubtest, the suite; the sdist built and tested
 	WHEELS_SUBSET="$(WHEELS_SUBSET)" PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels $(MATRIX_VERSIONS)
+
+# PLATFORM_TESTS: the pytest arguments of make test-<platform> (default: each script's own, the
+# whole suite or a named subset; `make test-windows PLATFORM_TESTS=tests/ffi`).
+PLATFORM_TESTS ?=
+wheel-windows: ## Windows x64 wheel (mingw-w64, cp313) into target/platforms/windows/dist/, linked for each release CPython
+	ci/platform-windows build
+
+test-windows: ## wheel-windows, then the suite on it under Wine (embeddable CPython 3.13, memory-capped)
+	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-windows test
 
 # CI runs make test-wheels, which checks the same on each interpreter from its release wheel.
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from hypothesis import settings
+from platform_facts import FORK, NO_FORK
 
 # No per-example deadline: a 2-core CI machine running threads and subprocesses is too noisy
 # for one, and no test here is about speed.
@@ -91,6 +92,6 @@ def _fork_json(child: Callable[[], object]) -> Callable[[], Any]:
 @pytest.fixture
 def fork_json() -> ForkJson:
     """:func:`_fork_json`, for tests that fork (POSIX only: skip them elsewhere)."""
-    if not hasattr(os, "fork"):
-        pytest.skip("needs os.fork (POSIX)")
+    if not FORK:
+        pytest.skip(NO_FORK)
     return _fork_json

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import glob
 import os
-import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Optional
+
+if sys.platform != "win32":  # POSIX only; on Windows test_postgres.py skips before a server
+    import pwd
 
 
 def find_bin(name: str) -> Optional[str]:

@@ -22,6 +22,10 @@ WINDOWS = os.name == "nt"
 POSIX = os.name == "posix"
 #: CPython (the implementation whose C API the fast paths and the leak counts are written for).
 CPYTHON = platform.python_implementation() == "CPython"
+#: ``os.fork`` exists (POSIX systems; Windows has none).
+FORK = hasattr(os, "fork")
+#: The reason a test that forks skips where :data:`FORK` is ``False``.
+NO_FORK = "needs os.fork, which Windows lacks (POSIX only)"
 
 
 @cache
@@ -46,4 +50,7 @@ def rlimit_as_enforced() -> bool:
 
 
 #: The reason a memory-cap test skips where :func:`rlimit_as_enforced` is ``False``.
-NO_RLIMIT_AS = "RLIMIT_AS is not enforced here (not Linux, or qemu-user, which ignores it)"
+NO_RLIMIT_AS = (
+    "RLIMIT_AS is not enforced here (not Linux: Windows has no resource module; or qemu-user,"
+    " which ignores it)"
+)

@@ -13,6 +13,7 @@ from typing import Any, Union
 import catalog
 import pytest
 from messages import names, raises_naming
+from platform_facts import NO_RLIMIT_AS, rlimit_as_enforced
 
 import uuidx
 from uuidx import layout
@@ -620,6 +621,7 @@ print("ok")
 """
 
 
+@pytest.mark.skipif(not rlimit_as_enforced(), reason=NO_RLIMIT_AS)
 def test_bulk_counts_under_mimalloc() -> None:
     """mimalloc (free-threaded builds' allocator) reserves address space instead of failing:
     a 16 TB request must be refused by uuidx before it reaches the allocator. Runs in a

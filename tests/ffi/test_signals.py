@@ -28,7 +28,8 @@ import uuidx
 import uuidx.arrow as ua
 
 pytestmark = pytest.mark.skipif(
-    not hasattr(signal, "setitimer"), reason="needs signal.setitimer (POSIX)"
+    not hasattr(signal, "setitimer"),
+    reason="needs signal.setitimer, which Windows lacks (POSIX only)",
 )
 
 

@@ -18,12 +18,13 @@ import warnings
 from collections.abc import Callable
 
 import pytest
+from platform_facts import FORK, NO_FORK
 
 import uuidx
 import uuidx.arrow
 from uuidx.testing import deterministic
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
+pytestmark = pytest.mark.skipif(not FORK, reason=NO_FORK)
 
 #: How long a child may take: its work takes milliseconds, even on a busy machine.
 CHILD_LIMIT_S = 20.0

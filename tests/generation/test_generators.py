@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -15,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Union
 
 import pytest
+from platform_facts import FORK, NO_FORK
 
 import uuidx
 from uuidx import layout
@@ -283,7 +283,7 @@ def test_uuid6_and_uuid4_from_threads() -> None:
 
 # --- fork ---------------------------------------------------------------------------------
 
-needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
+needs_fork = pytest.mark.skipif(not FORK, reason=NO_FORK)
 
 
 def test_fork_child_gets_fresh_state(fork_json: ForkJson) -> None:
@@ -364,7 +364,6 @@ RAW_FORK_SCRIPT = textwrap.dedent(
 
 
 @needs_fork
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX only")
 def test_fork_without_python_hooks_reseeds() -> None:
     """Two children forked from the same parent, by libc directly (no Python at-fork hooks):
     without the Rust-side pthread_atfork reseed, both would replay the parent's random stream

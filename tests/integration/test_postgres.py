@@ -1,8 +1,8 @@
 """uuidx's UUIDs through psycopg 3 into a real PostgreSQL server and back.
 
-The server is a throwaway cluster on a Unix socket (see ``pg_server.py``). Without PostgreSQL
-binaries the tests skip, unless ``UUIDX_REQUIRE_POSTGRES=1`` (set by ``make test``), which
-turns a missing server into a failure.
+The server is a throwaway cluster on a Unix socket (see ``pg_server.py``), so the tests skip
+on Windows. Without PostgreSQL binaries they skip too, unless ``UUIDX_REQUIRE_POSTGRES=1`` (set
+by ``make test``), which turns a missing server into a failure.
 """
 
 from __future__ import annotations
@@ -16,9 +16,15 @@ from typing import Any
 import pytest
 from optional import need
 from pg_server import PostgresServer, find_bin
+from platform_facts import WINDOWS
 
 import uuidx
 
+if WINDOWS:
+    pytest.skip(
+        "Windows: the throwaway server is a POSIX one (a Unix socket, run as the postgres user)",
+        allow_module_level=True,
+    )
 psycopg = need("psycopg")
 
 REQUIRED = os.environ.get("UUIDX_REQUIRE_POSTGRES") == "1"

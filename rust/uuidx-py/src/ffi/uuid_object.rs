@@ -23,8 +23,9 @@
 //!    object can fake while having another layout, and a subclass may override `int` or
 //!    `bytes`, which the stdlib would then use. Every other object goes through its public
 //!    attributes, in safe code (`convert.rs`);
-//! 5. where the type's `tp_alloc` is `PyType_GenericAlloc` (on GIL builds), an instance may be
-//!    allocated with `PyObject_GC_New` and its body cleared by hand, which is what
+//! 5. where the type's `tp_alloc` is `PyType_GenericAlloc` (on GIL builds; recognised by the
+//!    address this module links or by `object`'s `tp_alloc`, see [`gc_new_body`]), an instance
+//!    may be allocated with `PyObject_GC_New` and its body cleared by hand, which is what
 //!    `PyType_GenericAlloc` does before it tracks the object (see [`new_uuid`]).
 //!
 //! If invariant 1 does not hold (a future Python that reimplements `uuid.UUID`), on an
@@ -164,13 +165,20 @@ fn gc_new_body(ty: &Bound<'_, PyType>, int: isize, safe: isize) -> Option<Body> 
     if cfg!(Py_GIL_DISABLED) {
         return None;
     }
-    // SAFETY: reading fields of a live type object.
+    // SAFETY: reading fields of live type objects (`object` is static).
     let (generic, itemsize, basicsize, weaklist, gc) = unsafe {
         let tp = ty.as_type_ptr();
+        // `PyType_GenericAlloc` by two addresses: the one this module links, and the one
+        // `object`'s `tp_alloc` holds (which the C API documents as `PyType_GenericAlloc`).
+        // On Windows the first may be an import thunk inside this module (mingw-w64 calls
+        // functions of python3XY.dll through one), never equal to a slot the interpreter
+        // filled; the second is read from the interpreter's own data. A false "different"
+        // only costs speed.
+        let object_alloc = ffi::PyBaseObject_Type.tp_alloc;
         (
-            // A false "different" (two addresses for one function) only costs speed.
             (*tp).tp_alloc.is_some_and(|alloc| {
                 core::ptr::fn_addr_eq(alloc, ffi::PyType_GenericAlloc as ffi::allocfunc)
+                    || object_alloc.is_some_and(|object| core::ptr::fn_addr_eq(alloc, object))
             }),
             (*tp).tp_itemsize,
             (*tp).tp_basicsize,
