@@ -20,6 +20,20 @@ PYPY = sys.implementation.name == "pypy"
 WINDOWS = os.name == "nt"
 #: A POSIX system (Linux, macOS, musl).
 POSIX = os.name == "posix"
+
+
+def _glibc() -> bool:
+    try:
+        version = os.confstr("CS_GNU_LIBC_VERSION")
+    except (AttributeError, ValueError, OSError):  # no confstr, or a libc that does not answer
+        return False
+    return version is not None and version.startswith("glibc")
+
+
+#: Linux whose C library is not glibc: musl (Alpine, the musllinux wheels), measured by asking
+#: the running libc (only glibc answers ``confstr("CS_GNU_LIBC_VERSION")``). Libraries built for
+#: glibc (the host's libfaketime, say) cannot be loaded into such a process.
+MUSL = sys.platform.startswith("linux") and not _glibc()
 #: CPython (the implementation whose C API the fast paths and the leak counts are written for).
 CPYTHON = platform.python_implementation() == "CPython"
 
@@ -47,3 +61,13 @@ def rlimit_as_enforced() -> bool:
 
 #: The reason a memory-cap test skips where :func:`rlimit_as_enforced` is ``False``.
 NO_RLIMIT_AS = "RLIMIT_AS is not enforced here (not Linux, or qemu-user, which ignores it)"
+
+
+@cache
+def preloadable(library: str) -> bool:
+    """``True`` when an interpreter like this one starts with ``library`` in ``LD_PRELOAD``: under
+    musl, a library built for glibc (which needs ``ld-linux-x86-64.so.2``) stops the process."""
+    env = dict(os.environ, LD_PRELOAD=library)
+    probe = [sys.executable, "-c", "pass"]
+    result = subprocess.run(probe, env=env, capture_output=True, check=False)
+    return result.returncode == 0 and not result.stderr
