@@ -8,6 +8,7 @@ and reads it back) rather than inferred from a platform name.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import subprocess
@@ -34,6 +35,15 @@ def _glibc() -> bool:
 #: the running libc (only glibc answers ``confstr("CS_GNU_LIBC_VERSION")``). Libraries built for
 #: glibc (the host's libfaketime, say) cannot be loaded into such a process.
 MUSL = sys.platform.startswith("linux") and not _glibc()
+#: The interpreter has its ``ssl`` module. The musl CPython of ``make test-musl`` is built
+#: without OpenSSL, and ``pyarrow.dataset`` (which DuckDB imports to scan a pyarrow table)
+#: imports ``ssl``.
+SSL = importlib.util.find_spec("_ssl") is not None
+#: The reason a test that needs ``pyarrow.dataset`` skips where :data:`SSL` is ``False``.
+NO_SSL = (
+    "no ssl module here (make test-musl's musl CPython is built without OpenSSL):"
+    " pyarrow.dataset imports it"
+)
 #: CPython (the implementation whose C API the fast paths and the leak counts are written for).
 CPYTHON = platform.python_implementation() == "CPython"
 
