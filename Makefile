@@ -18,7 +18,8 @@ CARGO ?= cargo
 .PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded lint-targets demo \
 	docs docs-serve test-docs docs-check chromium \
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
-	test-asan test-miri coverage
+	test-asan test-miri coverage \
+	wheel-musl test-musl
 .PHONY: wheel-windows test-windows
 
 help: ## List the targets
@@ -43,6 +44,15 @@ build: $(DEPS) ## Build a release wheel for PYTHON into dist/
 
 wheels: ## manylinux2014 x86_64 wheels for CPython 3.9-3.15 (release, stripped) + sdist into dist/, checked
 	ci/build-wheels $(PYTHON)
+
+# The musllinux_1_2 x86_64 wheel (ci/platform-musl), tested on a musl CPython 3.11 built once
+# from Debian's source package and cached under ${UUIDX_PLATFORM_CACHE:-${TMPDIR:-/tmp}/uuidx-platforms}/musl.
+# PLATFORM_TESTS: what pytest runs (default: all of tests/).
+wheel-musl: ## The musllinux_1_2 x86_64 wheel (maturin --zig, release) into target/platforms/musl/dist/
+	ci/platform-musl wheel
+
+test-musl: ## The musllinux wheel on a musl CPython 3.11 (built from Debian's source, cached): the suite
+	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-musl test
 
 # MATRIX_VERSIONS: the X.Y versions of `make test-wheels` and `make test-matrix` (default: all,
 # 3.9 to 3.15).

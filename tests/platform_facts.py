@@ -8,6 +8,7 @@ and reads it back) rather than inferred from a platform name.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import subprocess
@@ -20,6 +21,29 @@ PYPY = sys.implementation.name == "pypy"
 WINDOWS = os.name == "nt"
 #: A POSIX system (Linux, macOS, musl).
 POSIX = os.name == "posix"
+
+
+def _glibc() -> bool:
+    try:
+        version = os.confstr("CS_GNU_LIBC_VERSION")
+    except (AttributeError, ValueError, OSError):  # no confstr, or a libc that does not answer
+        return False
+    return version is not None and version.startswith("glibc")
+
+
+#: Linux whose C library is not glibc: musl (Alpine, the musllinux wheels), measured by asking
+#: the running libc (only glibc answers ``confstr("CS_GNU_LIBC_VERSION")``). Libraries built for
+#: glibc (the host's libfaketime, say) cannot be loaded into such a process.
+MUSL = sys.platform.startswith("linux") and not _glibc()
+#: The interpreter has its ``ssl`` module. The musl CPython of ``make test-musl`` is built
+#: without OpenSSL, and ``pyarrow.dataset`` (which DuckDB imports to scan a pyarrow table)
+#: imports ``ssl``.
+SSL = importlib.util.find_spec("_ssl") is not None
+#: The reason a test that needs ``pyarrow.dataset`` skips where :data:`SSL` is ``False``.
+NO_SSL = (
+    "no ssl module here (make test-musl's musl CPython is built without OpenSSL):"
+    " pyarrow.dataset imports it"
+)
 #: CPython (the implementation whose C API the fast paths and the leak counts are written for).
 CPYTHON = platform.python_implementation() == "CPython"
 #: ``os.fork`` exists (POSIX systems; Windows has none).
@@ -54,3 +78,13 @@ NO_RLIMIT_AS = (
     "RLIMIT_AS is not enforced here (not Linux: Windows has no resource module; or qemu-user,"
     " which ignores it)"
 )
+
+
+@cache
+def preloadable(library: str) -> bool:
+    """``True`` when an interpreter like this one starts with ``library`` in ``LD_PRELOAD``: under
+    musl, a library built for glibc (which needs ``ld-linux-x86-64.so.2``) stops the process."""
+    env = dict(os.environ, LD_PRELOAD=library)
+    probe = [sys.executable, "-c", "pass"]
+    result = subprocess.run(probe, env=env, capture_output=True, check=False)
+    return result.returncode == 0 and not result.stderr

@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 import catalog
 import generator_axis
+import platform_facts
 import pytest
 from leakcheck import CALLS, TOLERANCE, check, growth, leaks, pymalloc_counts, watched
 
@@ -271,6 +272,8 @@ def test_clock_errors_do_not_leak() -> None:
         pytest.skip(
             "libfaketime is not installed (apt-get install faketime; make test installs it as root)"
         )
+    if platform_facts.MUSL and not platform_facts.preloadable(lib):
+        pytest.skip(f"musl: {lib} cannot be preloaded into a musl process (built for glibc)")
     assert set(CLOCK_CALLS) <= {(e.name, s.label) for e, s in catalog.shapes()}
     env = dict(os.environ, LD_PRELOAD=lib, FAKETIME="@1960-01-01 00:00:00")
     proc = subprocess.run(

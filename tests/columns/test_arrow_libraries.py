@@ -9,6 +9,7 @@ import hashlib
 import uuid
 from typing import Any
 
+import platform_facts
 import pytest
 from optional import major_version, need, uuid_column
 
@@ -155,6 +156,7 @@ def test_polars_series_of_keys_and_text() -> None:
 # DuckDB
 
 
+@pytest.mark.skipif(not platform_facts.SSL, reason=platform_facts.NO_SSL)
 def test_duckdb_reads_the_column_as_uuid_and_orders_v7_keys_by_generation() -> None:
     keys = ua.uuid7(2000)
     keyed = pa.table({"id": keys, "n": pa.array(range(2000))})  # noqa: F841 (DuckDB reads it by name)
