@@ -13,6 +13,7 @@ from typing import Any, Union
 import catalog
 import pytest
 from messages import names, raises_naming
+from platform_facts import NO_RLIMIT_AS, rlimit_as_enforced
 
 import uuidx
 from uuidx import layout
@@ -677,6 +678,7 @@ print("ok")
 
 @pytest.mark.memory_cap
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as on Linux")
+@pytest.mark.skipif(not rlimit_as_enforced(), reason=NO_RLIMIT_AS)
 def test_an_allocation_that_fails_names_the_count() -> None:
     """A count the machine could hold, refused by the allocator (here a 1 GB address-space cap,
     as ``ulimit -v`` sets): a ``MemoryError`` that names the count, never an empty one, an
