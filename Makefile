@@ -19,11 +19,10 @@ CARGO ?= cargo
 	docs docs-serve test-docs docs-check chromium \
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
-	wheel-musl test-musl
-.PHONY: wheel-windows test-windows
+	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 $(DEPS): requirements-dev.txt
 	@test -n "$(VENV_TAG)" || { echo "no interpreter for PYTHON=$(PYTHON) (make ... PYTHON=/path/to/python3.X)"; exit 1; }
@@ -53,6 +52,15 @@ wheel-musl: ## The musllinux_1_2 x86_64 wheel (maturin --zig, release) into targ
 
 test-musl: ## The musllinux wheel on a musl CPython 3.11 (built from Debian's source, cached): the suite
 	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-musl test
+
+# The manylinux2014 aarch64 wheel (ci/platform-aarch64), tested under qemu-user on Debian's arm64
+# CPython 3.11, unpacked once under ${UUIDX_PLATFORM_CACHE:-${TMPDIR:-/tmp}/uuidx-platforms}/aarch64.
+# PLATFORM_TESTS: what pytest runs (default: the subset the script names; tests for all of it).
+wheel-aarch64: ## The manylinux2014 aarch64 wheel (maturin --zig, release) into target/platforms/aarch64/dist/, auditwheel-checked
+	ci/platform-aarch64 wheel
+
+test-aarch64: ## The aarch64 wheel under qemu-user (arm64 CPython 3.11): a pytest subset on both 128-bit CAS paths, cargo test of the core
+	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-aarch64 test
 
 # MATRIX_VERSIONS: the X.Y versions of `make test-wheels` and `make test-matrix` (default: all,
 # 3.9 to 3.15).

@@ -56,12 +56,14 @@ NO_FORK = "needs os.fork, which Windows lacks (POSIX only)"
 def rlimit_as_enforced() -> bool:
     """``True`` when an ``RLIMIT_AS`` cap set in a child is echoed back by ``getrlimit`` and
     stops a larger allocation. qemu-user accepts the call and ignores the cap, so the memory-cap
-    tests cannot hold under it."""
+    tests cannot hold under it. The child lowers only the soft limit: under ``ulimit -v`` (which
+    sets the hard limit too, as ``ci/wheel-suite`` does) raising the hard one would fail."""
     if not sys.platform.startswith("linux"):
         return False
     probe = (
         "import resource\n"
-        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, resource.RLIM_INFINITY))\n"
+        "hard = resource.getrlimit(resource.RLIMIT_AS)[1]\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, hard))\n"
         "assert resource.getrlimit(resource.RLIMIT_AS)[0] == 1 << 30\n"
         "try:\n"
         "    bytearray(2 << 30)\n"

@@ -679,6 +679,7 @@ print("ok")
 
 @pytest.mark.memory_cap
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as on Linux")
+@pytest.mark.skipif(not rlimit_as_enforced(), reason=NO_RLIMIT_AS)
 def test_an_allocation_that_fails_names_the_count() -> None:
     """A count the machine could hold, refused by the allocator (here a 1 GB address-space cap,
     as ``ulimit -v`` sets): a ``MemoryError`` that names the count, never an empty one, an
