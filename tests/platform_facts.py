@@ -47,3 +47,15 @@ def rlimit_as_enforced() -> bool:
 
 #: The reason a memory-cap test skips where :func:`rlimit_as_enforced` is ``False``.
 NO_RLIMIT_AS = "RLIMIT_AS is not enforced here (not Linux, or qemu-user, which ignores it)"
+
+
+#: Why a test that counts what CPython's memory model counts skips on PyPy: its objects have no
+#: reference counts that free them (its GC does, later), and it has no
+#: ``sys.getallocatedblocks``, ``sys.getrefcount``, ``gc.is_tracked`` or tracemalloc.
+PYPY_NO_REFCOUNTS = (
+    "PyPy: no reference counting and no sys.getallocatedblocks, sys.getrefcount, gc.is_tracked "
+    "or tracemalloc (its GC frees objects, later)"
+)
+#: Why a test that calls CPython's C API from Python skips on PyPy: no ``ctypes.pythonapi`` or
+#: ``ctypes.PyDLL``, no ``_testcapi``.
+PYPY_NO_PYTHONAPI = "PyPy: no ctypes.pythonapi, ctypes.PyDLL or _testcapi (no C API from Python)"

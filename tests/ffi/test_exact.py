@@ -9,7 +9,6 @@ import gc
 import os
 import pickle
 import sys
-import tracemalloc
 import types
 import uuid
 import weakref
@@ -19,6 +18,7 @@ import catalog
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from platform_facts import PYPY, PYPY_NO_REFCOUNTS
 
 import uuidx
 from uuidx import layout
@@ -129,6 +129,7 @@ def test_weakref(make: Callable[[], uuid.UUID]) -> None:
     assert r() is None
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 def test_uuids_made_by_slot_stores_are_not_tracked_by_the_cycle_collector() -> None:
     """A documented decision: a UUID holds an int and an enum member, so it cannot be part of
     a cycle (unless object.__setattr__ puts a container in its slots); untracking it spares
@@ -146,6 +147,7 @@ def test_uuids_made_by_slot_stores_are_not_tracked_by_the_cycle_collector() -> N
     assert r() is None
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 @pytest.mark.parametrize("make", MAKER_FUNCS, ids=MAKER_IDS)
 def test_the_object_is_what_the_stdlib_allocates(make: Callable[[], uuid.UUID]) -> None:
     """Allocated by uuidx (PyObject_GC_New on GIL builds, tp_alloc otherwise), the object has
@@ -166,6 +168,7 @@ def test_the_object_is_what_the_stdlib_allocates(make: Callable[[], uuid.UUID]) 
     assert called == [True]
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 def test_reference_counts_of_a_fresh_object() -> None:
     ours = uuidx.uuid4()
     theirs = uuid.UUID(bytes=os.urandom(16))
@@ -179,6 +182,7 @@ def test_reference_counts_of_a_fresh_object() -> None:
     assert sys.getrefcount(ours_int) == sys.getrefcount(theirs_int) - 1
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 def test_is_safe_reference_is_not_leaked() -> None:
     unknown = uuid.SafeUUID.unknown
     before = sys.getrefcount(unknown)
@@ -191,7 +195,10 @@ def test_is_safe_reference_is_not_leaked() -> None:
     assert sys.getrefcount(unknown) == before
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 def test_dropping_many_uuids_frees_them() -> None:
+    import tracemalloc
+
     gc.collect()
     objects_before = len(gc.get_objects())
     tracemalloc.start()

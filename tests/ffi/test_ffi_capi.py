@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 import pytest
 from leakcheck import check, pymalloc_counts
+from platform_facts import PYPY, PYPY_NO_REFCOUNTS
 
 import uuidx
 import uuidx.layout
@@ -80,7 +81,10 @@ def test_other_objects_are_refused_with_a_type_error(make: object) -> None:
         uuidx.layout.v4(obj)
 
 
-@pytest.mark.skipif(not pymalloc_counts(), reason="needs the interpreter's block count")
+@pytest.mark.skipif(
+    PYPY or not pymalloc_counts(),
+    reason=PYPY_NO_REFCOUNTS if PYPY else "needs the interpreter's block count",
+)
 @pytest.mark.parametrize(
     ("buffer", "raises"),
     [
