@@ -18,7 +18,7 @@ CARGO ?= cargo
 .PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded demo \
 	docs docs-serve test-docs docs-check chromium \
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
-	test-asan test-miri coverage
+	test-asan test-miri coverage wheel-pypy test-pypy
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -51,6 +51,14 @@ MATRIX_VERSIONS ?=
 WHEELS_SUBSET ?=
 test-wheels: ## Each wheel in dist/ in a clean venv of its interpreter: mypy, stubtest, the suite; the sdist built and tested
 	WHEELS_SUBSET="$(WHEELS_SUBSET)" PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels $(MATRIX_VERSIONS)
+
+# The PyPy 3.11 wheel, in ci/chroot-python's Debian sid root with Debian's pypy3 added to it.
+# PLATFORM_TESTS: what test-pypy runs (default tests, the whole suite).
+wheel-pypy: ## PyPy 3.11 wheel (release) into target/platforms/pypy/dist/, built in a Debian sid root
+	ci/platform-pypy --build-only
+
+test-pypy: ## The PyPy 3.11 wheel in a pypy venv, and the suite on it (target/platforms/pypy/summary.txt)
+	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-pypy
 
 # CI runs make test-wheels, which checks the same on each interpreter from its release wheel.
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here
