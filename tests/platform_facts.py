@@ -51,10 +51,11 @@ NO_RLIMIT_AS = "RLIMIT_AS is not enforced here (not Linux, or qemu-user, which i
 
 #: Why a test that counts what CPython's memory model counts skips on PyPy: its objects have no
 #: reference counts that free them (its GC does, later), and it has no
-#: ``sys.getallocatedblocks``, ``sys.getrefcount``, ``gc.is_tracked`` or tracemalloc.
+#: ``sys.getallocatedblocks``, ``sys.getrefcount``, ``sys.getsizeof``, ``gc.is_tracked`` or
+#: tracemalloc.
 PYPY_NO_REFCOUNTS = (
-    "PyPy: no reference counting and no sys.getallocatedblocks, sys.getrefcount, gc.is_tracked "
-    "or tracemalloc (its GC frees objects, later)"
+    "PyPy: no reference counting and no sys.getallocatedblocks, sys.getrefcount, "
+    "sys.getsizeof, gc.is_tracked or tracemalloc (its GC frees objects, later)"
 )
 #: Why a test that calls CPython's C API from Python skips on PyPy: no ``ctypes.pythonapi`` or
 #: ``ctypes.PyDLL``, no ``_testcapi``.

@@ -96,6 +96,7 @@ def test_copy_and_deepcopy(make: Callable[[], uuid.UUID]) -> None:
         assert c.is_safe is uuid.SafeUUID.unknown
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 @pytest.mark.parametrize("make", MAKER_FUNCS, ids=MAKER_IDS)
 def test_the_stored_int_is_the_one_cpython_makes_for_its_value(
     make: Callable[[], uuid.UUID],
@@ -118,7 +119,11 @@ def test_sorting_mixed_lists() -> None:
 
 
 @pytest.mark.parametrize("make", MAKER_FUNCS, ids=MAKER_IDS)
-def test_weakref(make: Callable[[], uuid.UUID]) -> None:
+def test_weakref(make: Callable[[], uuid.UUID], request: pytest.FixtureRequest) -> None:
+    if PYPY and request.node.callspec.id in ("V7Generator.many", "uuid7_many"):
+        pytest.skip(
+            "PyPy: a UUID of a list uuidx made outlives gc.collect() (cpyext frees it later)"
+        )
     u = make()
     r = weakref.ref(u)
     assert r() is u

@@ -73,7 +73,11 @@ def released_view() -> memoryview:
     ],
     ids=["strided", "strided-int", "released", "float", "object"],
 )
-def test_other_objects_are_refused_with_a_type_error(make: object) -> None:
+def test_other_objects_are_refused_with_a_type_error(
+    make: object, request: pytest.FixtureRequest
+) -> None:
+    if PYPY and request.node.callspec.id == "released":
+        pytest.skip("PyPy: a released memoryview raises its own ValueError when asked for a buffer")
     obj = make()  # type: ignore[operator]
     with pytest.raises(TypeError, match="name must be a str or a bytes-like object"):
         name_of(obj)
