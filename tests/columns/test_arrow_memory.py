@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from platform_facts import PYPY, PYPY_NO_PYTHONAPI
 
 SCRIPT = r"""
 import ctypes, gc, resource, sys
@@ -151,6 +152,7 @@ print("ok", flush=True)
 
 @pytest.mark.memory_cap
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc as on Linux")
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_PYTHONAPI)  # the child's producer (arrow_cdata)
 def test_every_count_sized_allocation_fails_as_a_memory_error() -> None:
     # The interpreter's default allocator: mimalloc reserves address space in large arenas.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONMALLOC"}
