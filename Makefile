@@ -54,7 +54,7 @@ test-wheels: ## Each wheel in dist/ in a clean venv of its interpreter: mypy, st
 
 # The PyPy 3.11 wheel, in ci/chroot-python's Debian sid root with Debian's pypy3 added to it.
 # PLATFORM_TESTS: what test-pypy runs (default tests, the whole suite).
-wheel-pypy: ## PyPy 3.11 wheel (release) into target/platforms/pypy/dist/, built in a Debian sid root
+wheel-pypy: ## PyPy 3.11 wheel (profile fast; PYPY_PROFILE=release) into target/platforms/pypy/dist/
 	ci/platform-pypy --build-only
 
 test-pypy: ## The PyPy 3.11 wheel in a pypy venv, and the suite on it (target/platforms/pypy/summary.txt)
