@@ -19,7 +19,8 @@ CARGO ?= cargo
 	docs docs-serve test-docs docs-check chromium \
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
-	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64
+	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64 \
+	wheel-pypy test-pypy
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -79,6 +80,13 @@ wheel-windows: ## Windows x64 wheel (mingw-w64, cp313) into target/platforms/win
 
 test-windows: ## wheel-windows, then the suite on it under Wine (embeddable CPython 3.13, memory-capped)
 	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-windows test
+
+# The PyPy 3.11 wheel, in ci/chroot-python's Debian sid root with Debian's pypy3 added to it.
+wheel-pypy: ## PyPy 3.11 wheel (profile fast; PYPY_PROFILE=release) into target/platforms/pypy/dist/
+	ci/platform-pypy --build-only
+
+test-pypy: ## The PyPy 3.11 wheel in a pypy venv, and the suite on it (target/platforms/pypy/summary.txt)
+	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-pypy
 
 # CI runs make test-wheels, which checks the same on each interpreter from its release wheel.
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here

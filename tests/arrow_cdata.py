@@ -5,6 +5,9 @@ The structs are the C data interface's own (``ArrowSchema``, ``ArrowArray``,
 ``ArrowArrayStream``), handed over in real PyCapsules made with ``PyCapsule_New``. Every
 piece of memory they point to is kept alive by the :class:`Producer` that made it, and every
 release callback is counted, so a test can tell whether a consumer released what it took.
+
+On PyPy, which has no ``ctypes.pythonapi`` to make capsules with, a test module that imports
+this one skips.
 """
 
 from __future__ import annotations
@@ -14,6 +17,12 @@ import struct
 from collections.abc import Sequence
 from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_void_p
 from typing import Any, Optional, Union
+
+import pytest
+from platform_facts import PYPY, PYPY_NO_PYTHONAPI
+
+if PYPY:
+    pytest.skip(PYPY_NO_PYTHONAPI, allow_module_level=True)
 
 
 class ArrowSchema(Structure):

@@ -90,3 +90,16 @@ def preloadable(library: str) -> bool:
     probe = [sys.executable, "-c", "pass"]
     result = subprocess.run(probe, env=env, capture_output=True, check=False)
     return result.returncode == 0 and not result.stderr
+
+
+#: Why a test that counts what CPython's memory model counts skips on PyPy: its objects have no
+#: reference counts that free them (its GC does, later), and it has no
+#: ``sys.getallocatedblocks``, ``sys.getrefcount``, ``sys.getsizeof``, ``gc.is_tracked`` or
+#: tracemalloc.
+PYPY_NO_REFCOUNTS = (
+    "PyPy: no reference counting and no sys.getallocatedblocks, sys.getrefcount, "
+    "sys.getsizeof, gc.is_tracked or tracemalloc (its GC frees objects, later)"
+)
+#: Why a test that calls CPython's C API from Python skips on PyPy: no ``ctypes.pythonapi`` or
+#: ``ctypes.PyDLL``, no ``_testcapi``.
+PYPY_NO_PYTHONAPI = "PyPy: no ctypes.pythonapi, ctypes.PyDLL or _testcapi (no C API from Python)"

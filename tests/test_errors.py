@@ -663,6 +663,10 @@ calls = {
     # the buffer fits; the list's objects do not
     "uuid4_many, objects": lambda: uuidx.uuid4_many(12_000_000),
 }
+if sys.implementation.name == "pypy":
+    # PyPy's GC ends the process when it cannot map its next arena, for pure Python objects
+    # too ("out of memory: couldn't allocate the next arena"): there is no MemoryError to see.
+    del calls["uuid4_many, objects"]
 for name, call in calls.items():
     try:
         call()

@@ -149,10 +149,12 @@ MAX: UUID = getattr(_uuid, "MAX", None) or UUID(int=(1 << 128) - 1)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime as _dt
-    from typing import Optional
+    from typing import Any, Callable, Optional
 
     from . import arrow, layout, testing, typing
     from .typing import Instant
+
+    _Compiled = Callable[..., Any]
 
 # The functions of _core report the module that documents them, as numpy's set_module does:
 # pickle, Django's migrations (`default=uuidx.uuid7`) and documentation tools then name
@@ -163,6 +165,35 @@ for _name in __all__:
     if _public is not None and _public.__module__ == _core.__name__:
         _public.__module__ = __name__
 del _name, _public
+
+
+def _python_function(name: str, compiled: _Compiled) -> _Compiled:
+    """A plain Python function that calls ``compiled``, named ``uuidx.<name>``, with its
+    docstring, no annotations, and ``__wrapped__`` (whose signature ``inspect.signature``
+    reads)."""
+
+    def function(*args: object, **kwargs: object) -> object:
+        return compiled(*args, **kwargs)
+
+    import functools
+
+    functools.update_wrapper(function, compiled)
+    function.__module__ = __name__
+    function.__name__ = function.__qualname__ = name
+    function.__annotations__ = {}  # the stub's types, as for the compiled function
+    return function
+
+
+# Where the compiled functions are not the interpreter's own built-in function type (PyPy's
+# cpyext has its own), tools that accept functions by type refuse them: typing.get_type_hints
+# raises TypeError, Django's migrations cannot serialize `default=uuidx.uuid7`. There the facade
+# binds each to a plain Python function that calls it; CPython keeps the compiled functions.
+if not isinstance(_core.uuid7, _types.BuiltinFunctionType):
+    for _name in __all__:
+        _public = vars(_core).get(_name)
+        if _public is not None and not isinstance(_public, type):
+            globals()[_name] = _python_function(_name, _public)
+    del _name, _public
 
 
 def _epoch() -> _dt.datetime:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from platform_facts import NO_RLIMIT_AS, rlimit_as_enforced
+from platform_facts import NO_RLIMIT_AS, PYPY, PYPY_NO_PYTHONAPI, rlimit_as_enforced
 
 SCRIPT = r"""
 import ctypes, gc, resource, sys
@@ -153,6 +153,7 @@ print("ok", flush=True)
 @pytest.mark.memory_cap
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc as on Linux")
 @pytest.mark.skipif(not rlimit_as_enforced(), reason=NO_RLIMIT_AS)
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_PYTHONAPI)  # the child's producer (arrow_cdata)
 def test_every_count_sized_allocation_fails_as_a_memory_error() -> None:
     # The interpreter's default allocator: mimalloc reserves address space in large arenas.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONMALLOC"}

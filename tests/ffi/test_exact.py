@@ -9,7 +9,6 @@ import gc
 import os
 import pickle
 import sys
-import tracemalloc
 import types
 import uuid
 import weakref
@@ -19,6 +18,7 @@ import catalog
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from platform_facts import PYPY, PYPY_NO_REFCOUNTS
 
 import uuidx
 from uuidx import layout
@@ -96,6 +96,7 @@ def test_copy_and_deepcopy(make: Callable[[], uuid.UUID]) -> None:
         assert c.is_safe is uuid.SafeUUID.unknown
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 @pytest.mark.parametrize("make", MAKER_FUNCS, ids=MAKER_IDS)
 def test_the_stored_int_is_the_one_cpython_makes_for_its_value(
     make: Callable[[], uuid.UUID],
@@ -118,7 +119,11 @@ def test_sorting_mixed_lists() -> None:
 
 
 @pytest.mark.parametrize("make", MAKER_FUNCS, ids=MAKER_IDS)
-def test_weakref(make: Callable[[], uuid.UUID]) -> None:
+def test_weakref(make: Callable[[], uuid.UUID], request: pytest.FixtureRequest) -> None:
+    if PYPY and request.node.callspec.id in ("V7Generator.many", "uuid7_many"):
+        pytest.skip(
+            "PyPy: a UUID of a list uuidx made outlives gc.collect() (cpyext frees it later)"
+        )
     u = make()
     r = weakref.ref(u)
     assert r() is u
@@ -129,6 +134,7 @@ def test_weakref(make: Callable[[], uuid.UUID]) -> None:
     assert r() is None
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 def test_uuids_made_by_slot_stores_are_not_tracked_by_the_cycle_collector() -> None:
     """A documented decision: a UUID holds an int and an enum member, so it cannot be part of
     a cycle (unless object.__setattr__ puts a container in its slots); untracking it spares
@@ -146,6 +152,7 @@ def test_uuids_made_by_slot_stores_are_not_tracked_by_the_cycle_collector() -> N
     assert r() is None
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 @pytest.mark.parametrize("make", MAKER_FUNCS, ids=MAKER_IDS)
 def test_the_object_is_what_the_stdlib_allocates(make: Callable[[], uuid.UUID]) -> None:
     """Allocated by uuidx (PyObject_GC_New on GIL builds, tp_alloc otherwise), the object has
@@ -166,6 +173,7 @@ def test_the_object_is_what_the_stdlib_allocates(make: Callable[[], uuid.UUID]) 
     assert called == [True]
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 def test_reference_counts_of_a_fresh_object() -> None:
     ours = uuidx.uuid4()
     theirs = uuid.UUID(bytes=os.urandom(16))
@@ -179,6 +187,7 @@ def test_reference_counts_of_a_fresh_object() -> None:
     assert sys.getrefcount(ours_int) == sys.getrefcount(theirs_int) - 1
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 def test_is_safe_reference_is_not_leaked() -> None:
     unknown = uuid.SafeUUID.unknown
     before = sys.getrefcount(unknown)
@@ -191,7 +200,10 @@ def test_is_safe_reference_is_not_leaked() -> None:
     assert sys.getrefcount(unknown) == before
 
 
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_REFCOUNTS)
 def test_dropping_many_uuids_frees_them() -> None:
+    import tracemalloc
+
     gc.collect()
     objects_before = len(gc.get_objects())
     tracemalloc.start()

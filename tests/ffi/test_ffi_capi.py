@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 import pytest
 from leakcheck import check, pymalloc_counts
+from platform_facts import PYPY, PYPY_NO_REFCOUNTS
 
 import uuidx
 import uuidx.layout
@@ -72,7 +73,11 @@ def released_view() -> memoryview:
     ],
     ids=["strided", "strided-int", "released", "float", "object"],
 )
-def test_other_objects_are_refused_with_a_type_error(make: object) -> None:
+def test_other_objects_are_refused_with_a_type_error(
+    make: object, request: pytest.FixtureRequest
+) -> None:
+    if PYPY and request.node.callspec.id == "released":
+        pytest.skip("PyPy: a released memoryview raises its own ValueError when asked for a buffer")
     obj = make()  # type: ignore[operator]
     with pytest.raises(TypeError, match="name must be a str or a bytes-like object"):
         name_of(obj)
@@ -80,7 +85,10 @@ def test_other_objects_are_refused_with_a_type_error(make: object) -> None:
         uuidx.layout.v4(obj)
 
 
-@pytest.mark.skipif(not pymalloc_counts(), reason="needs the interpreter's block count")
+@pytest.mark.skipif(
+    PYPY or not pymalloc_counts(),
+    reason=PYPY_NO_REFCOUNTS if PYPY else "needs the interpreter's block count",
+)
 @pytest.mark.parametrize(
     ("buffer", "raises"),
     [

@@ -15,9 +15,12 @@ from collections.abc import Callable
 
 import pytest
 from optional import need
+from platform_facts import PYPY, PYPY_NO_PYTHONAPI
 
 import uuidx
 
+if PYPY:  # its _testcapi builds CPython's _testcapimodule.c on import (Debian ships no source)
+    pytest.skip(PYPY_NO_PYTHONAPI, allow_module_level=True)
 _testcapi = need("_testcapi")
 if not hasattr(_testcapi, "set_nomemory"):
     pytest.skip("this interpreter's _testcapi has no set_nomemory", allow_module_level=True)

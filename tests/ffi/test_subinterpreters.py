@@ -14,6 +14,11 @@ import textwrap
 from typing import Any
 
 import pytest
+from platform_facts import PYPY
+
+pytestmark = pytest.mark.skipif(
+    PYPY, reason="PyPy: no subinterpreters, and no ctypes.pythonapi to attach a thread state with"
+)
 
 #: Runs code in a new legacy subinterpreter (shared GIL, the main interpreter's settings) with
 #: what this interpreter has: ``_testcapi.run_in_subinterp`` (CPython's test module, in most

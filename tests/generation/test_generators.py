@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, Union
 
 import pytest
-from platform_facts import FORK, NO_FORK
+from platform_facts import FORK, NO_FORK, PYPY, PYPY_NO_PYTHONAPI
 
 import uuidx
 from uuidx import layout
@@ -364,6 +364,7 @@ RAW_FORK_SCRIPT = textwrap.dedent(
 
 
 @needs_fork
+@pytest.mark.skipif(PYPY, reason=PYPY_NO_PYTHONAPI)
 def test_fork_without_python_hooks_reseeds() -> None:
     """Two children forked from the same parent, by libc directly (no Python at-fork hooks):
     without the Rust-side pthread_atfork reseed, both would replay the parent's random stream

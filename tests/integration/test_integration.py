@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import random
 import uuid
-from typing import Optional
+from typing import Any, Optional
 
-import orjson
 import pydantic
+import pytest
 import sqlalchemy as sa
+from optional import need
+from platform_facts import PYPY
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 import uuidx
@@ -98,7 +100,12 @@ def test_pydantic_validates_strings_like_uuidx_parses() -> None:
 # --- orjson --------------------------------------------------------------------------------
 
 
-def test_orjson_serialises_natively() -> None:
+@pytest.fixture
+def orjson() -> Any:
+    return need("orjson", "orjson publishes no wheel for PyPy" if PYPY else None)
+
+
+def test_orjson_serialises_natively(orjson: Any) -> None:
     for u in SAMPLES:
         data = orjson.dumps(u)
         assert data == orjson.dumps(uuid.UUID(int=u.int))
@@ -112,7 +119,7 @@ def test_orjson_serialises_natively() -> None:
     }
 
 
-def test_orjson_dict_keys() -> None:
+def test_orjson_dict_keys(orjson: Any) -> None:
     u = uuidx.uuid4()
     data = orjson.dumps({u: 1}, option=orjson.OPT_NON_STR_KEYS)
     assert data == orjson.dumps({uuid.UUID(int=u.int): 1}, option=orjson.OPT_NON_STR_KEYS)

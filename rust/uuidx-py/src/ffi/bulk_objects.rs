@@ -111,7 +111,10 @@ pub fn bytes_in_chunks(
         let bytes = Bound::from_owned_ptr_or_err(
             py,
             ffi::PyBytes_FromStringAndSize(core::ptr::null(), size),
-        )?
+        )
+        // Allocating is all the call does, so its error is a failed allocation: PyPy's cpyext
+        // reports one as a `SystemError` around its own `MemoryError`, CPython as `MemoryError`.
+        .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("cannot allocate the bytes"))?
         .cast_into_unchecked::<pyo3::types::PyBytes>();
         let buffer = ffi::PyBytes_AsString(bytes.as_ptr()).cast::<u8>() as usize;
         py.detach(|| {
