@@ -337,9 +337,11 @@ def test_capsule_import_path_with_a_foreign_exporter() -> None:
 
 def _runs_other_threads(call: Any) -> bool:
     """Whether another Python thread runs while ``call()`` does. A spinner thread counts and
-    gives the GIL back after every step (``time.sleep(0)``); the switch interval is raised to a
-    second, so the interpreter never takes the GIL from this thread by force: the spinner gets it
-    only when this thread releases it, which a C call that keeps the GIL never does (checked
+    gives the GIL back after every step (``time.sleep(0)``); the switch interval is raised to
+    thirty seconds, so the interpreter never takes the GIL from this thread by force (on a
+    loaded machine, five calls that keep the GIL can outlast a shorter one, and a switch forced
+    between two of them would count): the spinner gets it only when this thread
+    releases it, which a C call that keeps the GIL never does (checked
     against ``sum(range(...))``). Up to five calls, so that a scheduler that does not run the
     spinner at once cannot fail a kernel that does release the GIL."""
     import sys
@@ -355,7 +357,7 @@ def _runs_other_threads(call: Any) -> bool:
             time.sleep(0)
 
     interval = sys.getswitchinterval()
-    sys.setswitchinterval(1.0)
+    sys.setswitchinterval(30.0)
     thread = threading.Thread(target=spin, daemon=True)
     thread.start()
     try:
