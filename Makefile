@@ -20,7 +20,7 @@ CARGO ?= cargo
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
 	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64 \
-	wheel-pypy test-pypy
+	wheel-pypy test-pypy platforms-report
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -87,6 +87,9 @@ wheel-pypy: ## PyPy 3.11 wheel (profile fast; PYPY_PROFILE=release) into target/
 
 test-pypy: ## The PyPy 3.11 wheel in a pypy venv, and the suite on it (target/platforms/pypy/summary.txt)
 	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-pypy
+
+platforms-report: ## Rewrite docs/platforms.md's results table from the last make test-<platform> runs (a committed tree)
+	$(PYTHON_EXE) ci/platforms_report.py
 
 # CI runs make test-wheels, which checks the same on each interpreter from its release wheel.
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here
