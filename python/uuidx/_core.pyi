@@ -1,6 +1,7 @@
 """Type stubs for ``uuidx._core``, the Rust extension module (hand-written; checked against the
 built module by ``python -m mypy.stubtest uuidx._core``)."""
 
+import sys
 from typing import Literal, Optional, Union, final
 from uuid import UUID
 
@@ -582,6 +583,9 @@ class UUIDArray(Buffer):
     uuidx makes are zero bytes).
     """
     def __len__(self) -> int: ...
+    if sys.version_info >= (3, 12):
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+
     @property
     def extension(self) -> bool:
         """``True`` when the column is tagged ``arrow.uuid``, ``False`` for plain
