@@ -25,7 +25,7 @@ RESULTS = ROOT / "target" / "platforms"
 BEGIN = "<!-- platforms-results: begin (make platforms-report writes this table) -->"
 END = "<!-- platforms-results: end -->"
 LINE = re.compile(
-    r"^(?P<name>[\w .+-]+): (?P<body>.*?) in (?P<seconds>[\d.]+) s(?: \((?P<what>.*)\))?$"
+    r"^(?P<name>[\w ./+-]+): (?P<body>.*?) in (?P<seconds>[\d.]+) s(?: \((?P<what>.*)\))?$"
 )
 COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)")
 
@@ -92,7 +92,8 @@ def main() -> int:
     head = [
         BEGIN,
         "",
-        f"Last run at commit `{commit()}`, on this project's 2-core x86_64 Debian 12 machine.",
+        f"Written at commit `{commit()}` from the last runs (their dates below), on this"
+        " project's 2-core x86_64 Debian 12 machine.",
         "",
         "| platform | passed | failed | skipped | time | what ran | date |",
         "| --- | ---: | ---: | ---: | ---: | --- | --- |",
