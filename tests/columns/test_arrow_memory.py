@@ -28,6 +28,9 @@ malloc, free = libc.malloc, libc.free
 malloc.restype, malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
 free.argtypes = [ctypes.c_void_p]
 BALLAST = (ctypes.c_void_p * (1 << 20))()
+# Small blocks of every size class up to 2 KiB, 16 of each, taken before the cap.
+RESERVE_SIZES = [16 * i for i in range(1, 17)] + [256 + 64 * i for i in range(1, 29)]
+RESERVE = (ctypes.c_void_p * (16 * len(RESERVE_SIZES)))()
 _, HARD = resource.getrlimit(resource.RLIMIT_AS)
 
 
@@ -49,6 +52,8 @@ def capped(name, call, need, fine):
     for headroom in steps:
         gc.collect()
         print(name, headroom, flush=True)
+        for i in range(len(RESERVE)):
+            RESERVE[i] = malloc(RESERVE_SIZES[i % len(RESERVE_SIZES)])
         # First the free memory the allocator holds is taken (with malloc itself, which
         # touches no page), under a cap of no new address space; then the call gets `headroom`
         # bytes of new address space, and no more.
@@ -66,10 +71,16 @@ def capped(name, call, need, fine):
                 small = range(first, taken, 2)[:32]
         # Fixed-size bookkeeping (a capsule, a boxed struct: no count sizes it) must not
         # fail: every other 4 KiB block goes back, holes too small for any count-sized
-        # allocation of these calls (32 KiB and more).
+        # allocation of these calls (32 KiB and more); and half the reserve, a hole in every
+        # small size class. glibc's malloc serves a small request from a freed 4 KiB block;
+        # musl's (mallocng) only from a slot of its own size class, and a new group of slots
+        # needs new address space. Half: a group with no slot in use would be unmapped, its
+        # address space free for anything.
         for i in small:
             free(BALLAST[i])
             BALLAST[i] = None
+        for i in range(0, len(RESERVE), 2):
+            free(RESERVE[i])
         resource.setrlimit(resource.RLIMIT_AS, (base + headroom, HARD))
         try:
             result = call()
@@ -81,6 +92,8 @@ def capped(name, call, need, fine):
         for i in range(taken):
             if BALLAST[i]:
                 free(BALLAST[i])
+        for i in range(1, len(RESERVE), 2):
+            free(RESERVE[i])
         del result
 
 
