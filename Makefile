@@ -141,8 +141,8 @@ test-spark: dev java $(VENV)/.spark-deps ## The README's Spark recipe with real 
 postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/integration/test_postgres.py
 	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		echo 1 > $(VENV)/.postgres; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null && echo 1 > $(VENV)/.postgres; \
+	elif ci/system-packages postgres; then \
+		echo 1 > $(VENV)/.postgres; \
 	else \
 		echo "note: no PostgreSQL server binaries and no root to install them: tests/integration/test_postgres.py will skip"; \
 		echo 0 > $(VENV)/.postgres; \
@@ -151,8 +151,8 @@ postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root
 faketime: $(DEPS) ## Make sure libfaketime exists (apt-get as root), for the clock-error leak test in tests/test_leaks.py
 	@if ls /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1 >/dev/null 2>&1; then \
 		echo 1 > $(VENV)/.faketime; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime >/dev/null && echo 1 > $(VENV)/.faketime; \
+	elif ci/system-packages faketime; then \
+		echo 1 > $(VENV)/.faketime; \
 	else \
 		echo "note: no libfaketime and no root to install it: the clock-error leak test will skip"; \
 		echo 0 > $(VENV)/.faketime; \
@@ -161,8 +161,8 @@ faketime: $(DEPS) ## Make sure libfaketime exists (apt-get as root), for the clo
 java: $(DEPS) ## Make sure a Java runtime exists (apt-get as root), for tests/columns/test_spark.py
 	@if command -v java >/dev/null 2>&1; then \
 		echo 1 > $(VENV)/.java; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null && echo 1 > $(VENV)/.java; \
+	elif ci/system-packages java; then \
+		echo 1 > $(VENV)/.java; \
 	else \
 		echo "note: no Java runtime and no root to install one: tests/columns/test_spark.py will skip"; \
 		echo 0 > $(VENV)/.java; \
@@ -230,8 +230,8 @@ docs-serve: $(DOCS_VENV)/.installed ## Serve the documentation site at http://12
 chromium: $(DOCS_VENV)/.installed ## Make sure Debian's chromium exists (apt-get as root), for docs/tests/test_site.py
 	@if command -v chromium >/dev/null 2>&1; then \
 		echo 1 > $(DOCS_VENV)/.chromium; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null && echo 1 > $(DOCS_VENV)/.chromium; \
+	elif ci/system-packages chromium; then \
+		echo 1 > $(DOCS_VENV)/.chromium; \
 	else \
 		echo "note: no chromium and no root to install it: docs/tests/test_site.py will skip"; \
 		echo 0 > $(DOCS_VENV)/.chromium; \
@@ -300,8 +300,7 @@ bench-measure: bench-env
 		--save $(BENCH_RESULTS)/$(VENV_TAG).json $(BENCH_GOALS:%=--goal %)
 
 bench-instructions: bench-env ## Instructions per call (valgrind callgrind) of uuidx and the peers: stable under noise
-	@command -v valgrind >/dev/null || [ "$$(id -u)" != 0 ] || { apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+	@command -v valgrind >/dev/null || ci/system-packages valgrind
 	@# --profile names the interpreter's static functions: Debian ships their symbols in pythonX.Y-dbg.
 	@[ -z "$(findstring --profile,$(INSTRUCTIONS_ARGS))" ] || [ "$$(id -u)" != 0 ] || \
 		! dpkg -S $(PYTHON_EXE) >/dev/null 2>&1 || { dbg=python$$($(PYTHON_EXE) -c \
