@@ -174,7 +174,7 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 
 # The Python code ruff checks and formats (rules in pyproject.toml).
 RUFF_PATHS := python tests benches ci examples docs
-lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets ## clippy (debug and release, every target), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, tests/data
+lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets ## clippy (debug and release, every target), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, spec data, license copies
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets --release -- -D warnings
 	$(CARGO) fmt --all -- --check
@@ -186,6 +186,7 @@ lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets ## clippy (debu
 	$(BIN)/python -m mypy.stubtest uuidx._core
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 	ci/check-spec-data
+	ci/check-license-copies
 
 lint-targets: ## clippy -D warnings, debug and release, for Linux aarch64, Windows x64 (MSVC), macOS x86_64 and arm64
 	CARGO=$(CARGO) ci/clippy-targets
