@@ -1,8 +1,8 @@
 """Shared fixtures: the RFC 9562 test vectors.
 
-The vectors are read from ``tests/data/rfc9562-vectors.json``, the repository's byte-identical
-copy of ``../shared/spec/`` (``tests/packaging/test_data.py`` checks it; ``UUIDX_VECTORS`` overrides the
-path), so a plain clone and the sdist run the tests too.
+The vectors are read from ``rfc9562-vectors.json`` in ``spec_data.SPEC_DATA``, the repository's
+byte-identical copy of ``../shared/spec/`` (``tests/packaging/test_data.py`` checks it;
+``UUIDX_VECTORS`` overrides the path), so a plain clone and the sdist run the tests too.
 """
 
 from __future__ import annotations
@@ -17,18 +17,18 @@ from typing import Any
 import pytest
 from hypothesis import settings
 from platform_facts import FORK, NO_FORK
+from spec_data import SPEC_DATA
 
 # No per-example deadline: a 2-core CI machine running threads and subprocesses is too noisy
 # for one, and no test here is about speed.
 settings.register_profile("uuidx", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "uuidx"))
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
-DEFAULT_VECTORS = DATA_DIR / "rfc9562-vectors.json"
+DEFAULT_VECTORS = SPEC_DATA / "rfc9562-vectors.json"
 
 
 def vectors_path() -> Path:
-    """Where the vectors JSON is: ``$UUIDX_VECTORS`` or ``tests/data/``."""
+    """Where the vectors JSON is: ``$UUIDX_VECTORS`` or ``SPEC_DATA``."""
     return Path(os.environ.get("UUIDX_VECTORS", DEFAULT_VECTORS))
 
 

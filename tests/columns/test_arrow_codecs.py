@@ -6,21 +6,19 @@ runs the same columns through pyarrow and Polars.
 
 from __future__ import annotations
 
-import json
 import uuid
-from pathlib import Path
 from typing import Any, Optional
 
 import pytest
 from catalog import FORMS
 from hypothesis import given
 from hypothesis import strategies as st
+from spec_data import spec_json
 
 import uuidx
 import uuidx.arrow as ua
 
 KEY = bytes(range(16))
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 uuid_values = st.one_of(
     st.integers(0, 2**128 - 1).map(lambda i: uuid.UUID(int=i)),
@@ -163,7 +161,7 @@ def test_mask_columns_equal_the_scalar_functions(
 def test_mask_columns_reproduce_the_uuidv47_vectors() -> None:
     """Every vector, as one column per key (a key is SipHash's k0 then k1, little-endian)."""
     by_key: dict[bytes, list[tuple[uuid.UUID, uuid.UUID]]] = {}
-    for v in json.loads((DATA / "uuidv47-vectors.json").read_text())["vectors"]:
+    for v in spec_json("uuidv47-vectors.json")["vectors"]:
         key = int(v["k0"], 16).to_bytes(8, "little") + int(v["k1"], 16).to_bytes(8, "little")
         by_key.setdefault(key, []).append((uuid.UUID(v["v7"]), uuid.UUID(v["facade"])))
     assert sum(map(len, by_key.values())) >= 10

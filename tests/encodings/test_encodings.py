@@ -6,10 +6,8 @@ conformance files, and errors that name the input and the position."""
 from __future__ import annotations
 
 import base64
-import json
 import sys
 import uuid
-from pathlib import Path
 from typing import Any
 
 import base58
@@ -20,10 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from messages import names, raises_naming
 from optional import need
+from spec_data import spec_json
 
 import uuidx
-
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 LENGTH = {
     "hex": 32,
@@ -196,7 +193,7 @@ def test_typeid_against_typeid_python(prefix: str, u: uuid.UUID) -> None:
 
 
 def cases(name: str) -> list[dict[str, str]]:
-    data: list[dict[str, str]] = json.loads((DATA / name).read_text(encoding="utf-8"))
+    data: list[dict[str, str]] = spec_json(name)
     assert data, name
     return data
 

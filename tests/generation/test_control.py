@@ -11,7 +11,6 @@ import textwrap
 import threading
 import uuid
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Optional
 
@@ -19,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from optional import need
+from spec_data import spec_json
 
 import uuidx
 from uuidx import layout
@@ -28,7 +28,6 @@ from uuidx.testing import DEFAULT_START_NS, deterministic
 ForkJson = Callable[[Callable[[], object]], Callable[[], Any]]
 
 RFC_INSTANT_NS = 1_645_557_742_000_000_000  # 2022-02-22 19:22:22 UTC, RFC 9562 Appendix A
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 class Clock:
@@ -659,7 +658,7 @@ def test_generator_fields_of_the_rfc_vector() -> None:
 
 
 def uuidv47_vectors() -> list[dict[str, Any]]:
-    data: dict[str, Any] = json.loads((DATA / "uuidv47-vectors.json").read_text())
+    data: dict[str, Any] = spec_json("uuidv47-vectors.json")
     vectors: list[dict[str, Any]] = data["vectors"]
     return vectors
 

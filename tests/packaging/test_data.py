@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 
 import pytest
+from spec_data import SPEC_DATA
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 SPEC = Path(
     os.environ.get("UUIDX_SHARED_SPEC", Path(__file__).resolve().parents[3] / "shared" / "spec")
 )
@@ -32,17 +32,17 @@ no_spec = pytest.mark.skipif(
 
 @pytest.mark.parametrize("name", FILES)
 def test_data_file_is_json(name: str) -> None:
-    json.loads((DATA / name).read_text(encoding="utf-8"))
+    json.loads((SPEC_DATA / name).read_text(encoding="utf-8"))
 
 
 @no_spec
 @pytest.mark.parametrize("name", FILES)
 def test_data_file_is_byte_identical_to_spec(name: str) -> None:
-    copy, original = DATA / name, SPEC / name
+    copy, original = SPEC_DATA / name, SPEC / name
     assert copy.read_bytes() == original.read_bytes(), f"{copy} differs: cp {original} {copy}"
 
 
 @no_spec
 def test_every_spec_json_is_copied() -> None:
-    missing = sorted(p.name for p in SPEC.glob("*.json") if not (DATA / p.name).exists())
-    assert not missing, f"copy these from {SPEC} to {DATA}: {missing}"
+    missing = sorted(p.name for p in SPEC.glob("*.json") if not (SPEC_DATA / p.name).exists())
+    assert not missing, f"copy these from {SPEC} to {SPEC_DATA}: {missing}"
