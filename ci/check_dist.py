@@ -6,7 +6,8 @@
 - PEP 639 metadata: ``License-Expression: MIT OR Apache-2.0``, a ``License-File`` for each
   license text, the texts under ``.dist-info/licenses/``;
 - the sdist: the same license metadata and texts, ``Cargo.lock``, and the test suite with its
-  data (``tests/data/*.json``), so it can be built and tested on its own.
+  data (the spec vectors in the core crate, ``rust/uuidx-core/tests/data/*.json``, where
+  ``tests/spec_data.py`` looks for them), so it can be built and tested on its own.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 VERSIONS = ("3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
 LICENSES = ["LICENSE-APACHE", "LICENSE-MIT"]
 EXPRESSION = "MIT OR Apache-2.0"
+DATA_DIR = "rust/uuidx-core/tests/data"
 DATA = ["rfc9562-vectors.json", "typeid-invalid.json", "typeid-valid.json", "uuidv47-vectors.json"]
 REPO = Path(__file__).resolve().parents[1]
 
@@ -123,7 +125,7 @@ def check_sdist(sdist: Path, version: str, errors: list[str]) -> None:
         pkg_info = member.read().decode() if member else ""
     check_metadata(sdist.name, pkg_info, version, errors)
     required = [*LICENSES, "Cargo.lock", "pyproject.toml", "tests/conftest.py"]
-    required += [f"tests/data/{name}" for name in DATA]
+    required += ["tests/spec_data.py", *(f"{DATA_DIR}/{name}" for name in DATA)]
     for path in required:
         if f"{top}/{path}" not in names:
             errors.append(f"{sdist.name}: no {path}")
@@ -132,7 +134,7 @@ def check_sdist(sdist: Path, version: str, errors: list[str]) -> None:
         errors.append(f"{sdist.name}: no tests/test_*.py or tests/*/test_*.py")
     print(
         f"check_dist: {sdist.name}: License-Expression {EXPRESSION}, "
-        f"{len(tests)} test files, tests/data/ ({len(DATA)} files)"
+        f"{len(tests)} test files, {DATA_DIR}/ ({len(DATA)} files)"
     )
 
 

@@ -325,7 +325,8 @@ def test_wheels(args: argparse.Namespace) -> list[Row]:
 
 def test_sdist(dist: Path, out: Path) -> Row:
     """The sdist, built from source by pip into a clean venv of ``$PYTHON`` and tested with the
-    tests it ships (``tests/`` and ``tests/data/`` from the unpacked sdist, not the checkout):
+    tests it ships (``tests/`` and the spec vectors of ``rust/uuidx-core/tests/data/`` from the
+    unpacked sdist, not the checkout):
     every module collected, the subset of ci/wheel-suite run (the same sources' whole suite runs
     on every interpreter: from the wheels built with the same profile, and in ``make test``)."""
     sdists = sorted(dist.glob("uuidx-*.tar.gz"))

@@ -1,8 +1,9 @@
-"""``tests/data/`` is a byte-identical copy of the spec data in ``../shared/spec/``.
+"""The core crate's ``tests/data/`` is a byte-identical copy of the spec data, ``../shared/spec/``.
 
-The tests read the RFC 9562 vectors (and the TypeID and UUIDv47 cases) from ``tests/data/`` so
-that a plain clone and the sdist can run them; these tests make sure the copy never drifts from
-the specification folder whenever that folder is there (``UUIDX_SHARED_SPEC`` overrides where).
+The tests read the RFC 9562 vectors (and the TypeID and UUIDv47 cases) from
+``rust/uuidx-core/tests/data/`` (``spec_data.SPEC_DATA``) so that a plain clone, the sdist and
+the published crate can run them; these tests make sure the copy never drifts from the
+specification folder whenever that folder is there (``UUIDX_SHARED_SPEC`` overrides where).
 ``ci/check-spec-data`` (part of ``make lint``) runs the same check.
 """
 

@@ -1,4 +1,4 @@
-//! Every UUIDv47 vector of `tests/data/uuidv47-vectors.json` (a copy of
+//! Every UUIDv47 vector of this crate's `tests/data/uuidv47-vectors.json` (a copy of
 //! `shared/spec/uuidv47-vectors.json`): the facade of each v7 under its key, and back.
 
 use serde_json::Value;
@@ -7,7 +7,7 @@ use uuidx_core::Uuid;
 
 const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/uuidv47-vectors.json"
+    "/tests/data/uuidv47-vectors.json"
 );
 
 /// The 16-byte key: `k0` then `k1`, each as 8 little-endian bytes.

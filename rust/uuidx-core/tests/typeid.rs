@@ -1,6 +1,6 @@
 //! The TypeID specification's conformance cases (github.com/jetify-com/typeid, `spec/`,
-//! copied unchanged to `tests/data/`): every valid case round-trips both ways, prefix and
-//! UUID, and every invalid case is rejected.
+//! copied unchanged to this crate's `tests/data/`): every valid case round-trips both ways,
+//! prefix and UUID, and every invalid case is rejected.
 //!
 //! The test is strict about the files: each case must have exactly the keys this file reads,
 //! so a changed format cannot be skipped silently.
@@ -10,13 +10,10 @@ use uuidx_core::encoding::Encoding;
 use uuidx_core::typeid::{parse_typeid, typeid};
 use uuidx_core::{parse::parse, ErrorKind};
 
-const VALID_PATH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/typeid-valid.json"
-);
+const VALID_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/typeid-valid.json");
 const INVALID_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/typeid-invalid.json"
+    "/tests/data/typeid-invalid.json"
 );
 
 /// The cases of a file, each with exactly `keys`, as `name -> values in the order of keys`.

@@ -1,4 +1,4 @@
-//! Every RFC 9562 test vector in the repository's `tests/data/rfc9562-vectors.json` (a copy of
+//! Every RFC 9562 test vector in this crate's `tests/data/rfc9562-vectors.json` (a copy of
 //! `shared/spec/`: Appendix A, Appendix B, §4, §5.9, §5.10, §6.6), checked through the public
 //! API of `uuidx-core`.
 //!
@@ -16,7 +16,7 @@ use uuidx_core::{parse::parse, time, ErrorKind, Uuid, Variant};
 
 const VECTORS_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/rfc9562-vectors.json"
+    "/tests/data/rfc9562-vectors.json"
 );
 
 /// The file's text and its parsed JSON.
