@@ -20,6 +20,12 @@
 
 #![deny(missing_docs)]
 
+// The README's example (crates.io's page), compiled and run with the doctests; the crate's
+// documentation is the text above, not the README.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod clock;
 pub mod column;
 pub mod encoding;
