@@ -15,7 +15,7 @@ DEPS := $(VENV)/.deps-installed
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded lint-targets demo \
+.PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded lint-targets publish-check-core demo \
 	docs docs-serve test-docs docs-check chromium \
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
@@ -174,7 +174,7 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 
 # The Python code ruff checks and formats (rules in pyproject.toml).
 RUFF_PATHS := python tests benches ci examples docs
-lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets ## clippy (debug and release, every target), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, spec data, license copies
+lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core ## clippy (debug and release, every target), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, spec data, license copies, publish-check-core
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets --release -- -D warnings
 	$(CARGO) fmt --all -- --check
@@ -190,6 +190,11 @@ lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets ## clippy (debu
 
 lint-targets: ## clippy -D warnings, debug and release, for Linux aarch64, Windows x64 (MSVC), macOS x86_64 and arm64
 	CARGO=$(CARGO) ci/clippy-targets
+
+# About 35 s once the core's dependencies are built (cargo test -p uuidx-core): cheap enough
+# for make lint. Needs crates.io's index.
+publish-check-core: ## uuidx-core ready for crates.io: package listing, cargo publish --dry-run, the unpacked .crate's tests
+	CARGO=$(CARGO) ci/publish-check-core
 
 lint-free-threaded: ## clippy -D warnings on the bindings for free-threaded 3.14t (compile check only)
 	CARGO=$(CARGO) ci/check-free-threaded
