@@ -109,8 +109,7 @@ test-loom: ## Model check of the generators' lock-free engine with loom (generat
 		$(CARGO) test -p uuidx-core --lib generator::engine::model
 
 PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_FAKETIME=$$(cat $(VENV)/.faketime) \
-	UUIDX_REQUIRE_ARROW=$$($(BIN)/python ci/listed.py requirements-dev.txt pyarrow) \
-	UUIDX_REQUIRE_PEERS=$$($(BIN)/python ci/listed.py requirements-dev.txt fastuuid) \
+	UUIDX_REQUIRE="$$($(BIN)/python ci/requirements.py required) $(PYTEST_REQUIRE)" \
 	UUIDX_REQUIRE_JAVA=$$(cat $(VENV)/.java) $(BIN)/python -m pytest -q -p no:cacheprovider
 
 test-python: dev postgres java faketime ## pytest over tests/, three ways: fast path, forced fallback, debug build
@@ -135,8 +134,12 @@ $(VENV)/.spark-deps: $(DEPS) ci/requirements-spark.txt
 	$(BIN)/python -m pip install -q -r ci/requirements-spark.txt
 	touch $@
 
+# UUIDX_REQUIRE (tests/optional.py): the test dependencies of this interpreter must be there; for
+# test-spark, PySpark too.
+PYTEST_REQUIRE =
+test-spark: PYTEST_REQUIRE = $$($(BIN)/python ci/requirements.py required ci/requirements-spark.txt)
 test-spark: dev java $(VENV)/.spark-deps ## The README's Spark recipe with real PySpark in local mode (tests/columns/test_spark.py, once)
-	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_SPARK=1 $(PYTEST) tests/columns/test_spark.py
+	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) tests/columns/test_spark.py
 
 postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/integration/test_postgres.py
 	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \

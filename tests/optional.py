@@ -2,17 +2,17 @@
 
 Optional libraries are those of the Arrow tests (pyarrow, Polars, DuckDB, pandas, NumPy,
 PySpark), the other libraries' UUID objects (uuid_utils, fastuuid), the integration libraries
-(Django, psycopg), the independent oracles (typeid-python, uuid-backport) and CPython's own
-``_testcapi``. A test module that needs one calls :func:`need` at import (or a fixture, per
+(pydantic, orjson, Django, psycopg), the independent oracles (typeid-python, uuid-backport) and CPython's
+own ``_testcapi``. A test module that needs one calls :func:`need` at import (or a fixture, per
 test): without the library the module skips, saying why.
 
-Where :data:`FLAGS` names an environment variable for the library, that variable set to ``1``
-turns a missing library into a failure: ``UUIDX_REQUIRE_ARROW`` for the Arrow libraries,
-``UUIDX_REQUIRE_PEERS`` for uuid_utils and fastuuid, ``UUIDX_REQUIRE_SPARK`` for PySpark (which
-only ``make test-spark`` installs). ``make test``, ``make test-matrix`` and ``make test-wheels``
-set them wherever ``requirements-dev.txt`` installs those libraries for the interpreter
-(``ci/listed.py``), so they never skip silently there; on an interpreter the libraries publish no
-wheels for (3.15) they skip.
+``UUIDX_REQUIRE`` names the distributions that must be there (space-separated): a test that
+needs one of them fails instead of skipping when it is missing. Every target that installs the
+test dependencies sets it to what the requirements install on that interpreter
+(``ci/requirements.py required``: markers evaluated, the ``# gil-only`` libraries left out on a
+free-threaded interpreter), so nothing the requirements promise skips silently, and a library
+that publishes no wheel for the interpreter (pyarrow on 3.15, orjson on PyPy or 3.14t) skips,
+saying so.
 """
 
 from __future__ import annotations
@@ -23,31 +23,43 @@ from typing import Any, Optional
 
 import pytest
 
-#: The environment variable that makes each library required (``1``: a failure, not a skip).
-FLAGS = {
-    "pyarrow": "UUIDX_REQUIRE_ARROW",
-    "polars": "UUIDX_REQUIRE_ARROW",
-    "duckdb": "UUIDX_REQUIRE_ARROW",
-    "pandas": "UUIDX_REQUIRE_ARROW",
-    "numpy": "UUIDX_REQUIRE_ARROW",
-    "pyspark": "UUIDX_REQUIRE_SPARK",
-    "uuid_utils": "UUIDX_REQUIRE_PEERS",
-    "fastuuid": "UUIDX_REQUIRE_PEERS",
+#: The distribution that provides each optional top-level module, as ``UUIDX_REQUIRE`` names it
+#: (canonical names: lower case, ``-`` for ``_``).
+DISTRIBUTIONS = {
+    "pyarrow": "pyarrow",
+    "polars": "polars",
+    "duckdb": "duckdb",
+    "pandas": "pandas",
+    "numpy": "numpy",
+    "pyspark": "pyspark",
+    "uuid_utils": "uuid-utils",
+    "fastuuid": "fastuuid",
+    "orjson": "orjson",
+    "pydantic": "pydantic",
+    "django": "django",
+    "psycopg": "psycopg",
+    "typeid": "typeid-python",
+    "uuid_backport": "uuid-backport",
 }
+
+
+def required() -> set[str]:
+    """The distributions ``UUIDX_REQUIRE`` says must be installed."""
+    return set(os.environ.get("UUIDX_REQUIRE", "").split())
 
 
 def need(module: str, why: Optional[str] = None) -> Any:
     """The imported module (untyped: ``Any``); a skip when it is missing, saying ``why`` (by
-    default, that it is not installed), or a failure when its :data:`FLAGS` variable is ``1``.
-    ``module`` may be a submodule (``"uuid_backport._backport"``); its top-level package names
-    the flag."""
-    flag = FLAGS.get(module.split(".")[0])
-    if flag is not None and os.environ.get(flag) == "1":
+    default, that it is not installed), or a failure when ``UUIDX_REQUIRE`` names its
+    distribution. ``module`` may be a submodule (``"uuid_backport._backport"``); its top-level
+    package names the distribution."""
+    distribution = DISTRIBUTIONS.get(module.split(".")[0])
+    if distribution is not None and distribution in required():
         return importlib.import_module(module)
     if why is None:
         why = f"{module} is not installed for this interpreter"
-        if flag is not None:
-            why += f" (make test installs it; {flag}=1 turns this skip into a failure)"
+        if distribution is not None:
+            why += f" (UUIDX_REQUIRE naming {distribution} turns this skip into a failure)"
     return pytest.importorskip(module, reason=why)
 
 

@@ -2,7 +2,7 @@
 local mode, ``uuidx.arrow.uuid5`` inside ``mapInArrow``, checked row by row against the
 stdlib's ``uuid.uuid5``.
 
-Needs PySpark and pyarrow (a failure under ``UUIDX_REQUIRE_ARROW=1``, a skip otherwise) and a
+Needs PySpark and pyarrow (a failure where ``UUIDX_REQUIRE`` names them, a skip otherwise) and a
 Java runtime (``make java`` installs one as root; a failure under ``UUIDX_REQUIRE_JAVA=1``,
 which ``make test`` sets when there is one, a skip otherwise).
 """

@@ -16,8 +16,8 @@ import typing
 from typing import Any, Optional
 
 import catalog
-import pydantic
 import pytest
+from optional import need
 from platform_facts import PYPY
 
 import uuidx
@@ -295,6 +295,7 @@ def test_the_compiled_functions_are_of_a_type_tools_accept() -> None:
 def test_pydantic_does_not_wrap_c_functions(value: Any) -> None:
     """The functions written in Rust have no annotations at run time (their types are the
     stub's): pydantic refuses built-in functions before reading any hint."""
+    pydantic = need("pydantic")
     assert typing.get_type_hints(value) == {}
     with pytest.raises(pydantic.PydanticUserError) as refused:
         pydantic.validate_call(value)
@@ -302,6 +303,7 @@ def test_pydantic_does_not_wrap_c_functions(value: Any) -> None:
 
 
 def _validated(value: Any) -> Any:
+    pydantic = need("pydantic")
     if value.__module__ == "uuidx.arrow":
         # Columns are Arrow objects or classes pydantic has no schema for: checked by isinstance.
         return pydantic.validate_call(config={"arbitrary_types_allowed": True})(value)
@@ -336,6 +338,7 @@ def test_pydantic_validate_call(value: Any, request: pytest.FixtureRequest) -> N
 
 
 def test_pydantic_validates_instants() -> None:
+    pydantic = need("pydantic")
     validated: Any = pydantic.validate_call(uuidx.uuid7_bounds)
     assert validated(catalog.NOW_NS) == uuidx.uuid7_bounds(catalog.NOW_NS)
     with pytest.raises(pydantic.ValidationError):
