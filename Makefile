@@ -177,7 +177,7 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 
 # The Python code ruff checks and formats (rules in pyproject.toml).
 RUFF_PATHS := python tests benches ci examples docs
-lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core ## clippy (debug and release, every target), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, spec data, license copies, publish-check-core
+lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core ## uuidx built, then clippy (debug and release, every target), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, spec data, license copies, publish-check-core
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets --release -- -D warnings
 	$(CARGO) fmt --all -- --check
@@ -186,7 +186,7 @@ lint: $(DEPS) $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-c
 	$(BIN)/ruff format --check $(RUFF_PATHS)
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps -q
 	$(BIN)/python -m mypy
-	$(BIN)/python -m mypy.stubtest uuidx._core
+	ci/stubtest $(BIN)/python
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 	ci/check-spec-data
 	ci/check-license-copies
