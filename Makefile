@@ -187,6 +187,7 @@ lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core 
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps -q
 	$(BIN)/python -m mypy
 	ci/stubtest $(BIN)/python
+	ci/lint-shell $(BIN)
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 	ci/check-spec-data
 	ci/check-license-copies
