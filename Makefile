@@ -81,11 +81,12 @@ wheel-windows: ## Windows x64 wheel (mingw-w64, cp313) into target/platforms/win
 test-windows: ## wheel-windows, then the suite on it under Wine (embeddable CPython 3.13, memory-capped)
 	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-windows test
 
-# The PyPy 3.11 wheel, in ci/chroot-python's Debian sid root with Debian's pypy3 added to it.
-wheel-pypy: ## PyPy 3.11 wheel (profile fast; PYPY_PROFILE=release) into target/platforms/pypy/dist/
+# The PyPy 3.11 wheels, one per PyPy release line, each in ci/chroot-python's Debian root of the
+# suite that packages that PyPy (ci/release.py's PYPY), with Debian's pypy3 added to it.
+wheel-pypy: ## The release's PyPy 3.11 wheels (pp73, pp80), each built in a Debian root with its PyPy, into target/platforms/pypy-*/dist/
 	ci/platform-pypy --build-only
 
-test-pypy: ## The PyPy 3.11 wheel in a pypy venv, and the suite on it (target/platforms/pypy/summary.txt)
+test-pypy: ## Each PyPy wheel on its own PyPy (7.3.19, trixie; 8.0.1, sid): the suite (target/platforms/pypy-*/summary.txt)
 	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-pypy
 
 platforms-report: ## Rewrite docs/platforms.md's results table from the last make test-<platform> runs (a committed tree)
