@@ -107,7 +107,7 @@ test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 LOOM_MAX_PREEMPTIONS ?= 3
 test-loom: ## Model check of the generators' lock-free engine with loom (generator/engine/model.rs)
 	RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=$(LOOM_MAX_PREEMPTIONS) CARGO_TARGET_DIR=target/loom \
-		$(CARGO) test -p uuidx-core --lib generator::engine::model
+		ci/cargo-ran $(CARGO) test -p uuidx-core --lib generator::engine::model
 
 PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_FAKETIME=$$(cat $(VENV)/.faketime) \
 	UUIDX_REQUIRE="$$($(BIN)/python ci/requirements.py required) $(PYTEST_REQUIRE)" \
@@ -142,35 +142,14 @@ test-spark: PYTEST_REQUIRE = $$($(BIN)/python ci/requirements.py required ci/req
 test-spark: dev java $(VENV)/.spark-deps ## The README's Spark recipe with real PySpark in local mode (tests/columns/test_spark.py, once)
 	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) tests/columns/test_spark.py
 
-postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/integration/test_postgres.py
-	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-		echo 1 > $(VENV)/.postgres; \
-	elif ci/system-packages postgres; then \
-		echo 1 > $(VENV)/.postgres; \
-	else \
-		echo "note: no PostgreSQL server binaries and no root to install them: tests/integration/test_postgres.py will skip"; \
-		echo 0 > $(VENV)/.postgres; \
-	fi
+postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/integration/test_postgres.py; without it make test fails (UUIDX_ALLOW_SKIP=1: its tests skip)
+	ci/require-system postgres > $(VENV)/.postgres
 
-faketime: $(DEPS) ## Make sure libfaketime exists (apt-get as root), for the clock-error leak test in tests/test_leaks.py
-	@if ls /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1 >/dev/null 2>&1; then \
-		echo 1 > $(VENV)/.faketime; \
-	elif ci/system-packages faketime; then \
-		echo 1 > $(VENV)/.faketime; \
-	else \
-		echo "note: no libfaketime and no root to install it: the clock-error leak test will skip"; \
-		echo 0 > $(VENV)/.faketime; \
-	fi
+faketime: $(DEPS) ## Make sure libfaketime exists (apt-get as root), for the clock-error leak test in tests/test_leaks.py; without it make test fails (UUIDX_ALLOW_SKIP=1: its tests skip)
+	ci/require-system faketime > $(VENV)/.faketime
 
-java: $(DEPS) ## Make sure a Java runtime exists (apt-get as root), for tests/columns/test_spark.py
-	@if command -v java >/dev/null 2>&1; then \
-		echo 1 > $(VENV)/.java; \
-	elif ci/system-packages java; then \
-		echo 1 > $(VENV)/.java; \
-	else \
-		echo "note: no Java runtime and no root to install one: tests/columns/test_spark.py will skip"; \
-		echo 0 > $(VENV)/.java; \
-	fi
+java: $(DEPS) ## Make sure a Java runtime exists (apt-get as root), for tests/columns/test_spark.py; without it make test fails (UUIDX_ALLOW_SKIP=1: its tests skip)
+	ci/require-system java > $(VENV)/.java
 
 $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 	$(BIN)/python -m pip install -q -r ci/requirements-lint.txt
@@ -238,15 +217,8 @@ docs: $(DOCS_VENV)/.installed ## Build the documentation site into site/, strict
 docs-serve: $(DOCS_VENV)/.installed ## Serve the documentation site at http://127.0.0.1:8000, rebuilt as you edit
 	$(MKDOCS) serve --strict --dev-addr 127.0.0.1:8000
 
-chromium: $(DOCS_VENV)/.installed ## Make sure Debian's chromium exists (apt-get as root), for docs/tests/test_site.py
-	@if command -v chromium >/dev/null 2>&1; then \
-		echo 1 > $(DOCS_VENV)/.chromium; \
-	elif ci/system-packages chromium; then \
-		echo 1 > $(DOCS_VENV)/.chromium; \
-	else \
-		echo "note: no chromium and no root to install it: docs/tests/test_site.py will skip"; \
-		echo 0 > $(DOCS_VENV)/.chromium; \
-	fi
+chromium: $(DOCS_VENV)/.installed ## Make sure Debian's chromium exists (apt-get as root), for docs/tests/test_site.py; without it make test fails (UUIDX_ALLOW_SKIP=1: it skips)
+	ci/require-system chromium > $(DOCS_VENV)/.chromium
 
 $(VENV)/.docs-deps: $(DEPS) docs/requirements-examples.txt
 	$(BIN)/python -m pip install -q -r docs/requirements-examples.txt
@@ -376,9 +348,9 @@ MIRI_FLAGS = -Zmiri-disable-isolation $(MIRIFLAGS)
 MIRI = $(CARGO) +$(NIGHTLY) miri test -p uuidx-core
 test-miri: ## Miri over the core's generator, random, fork, clock, mask and zeroed-memory tests
 	ci/nightly miri rust-src
-	MIRIFLAGS="$(MIRI_FLAGS)" $(MIRI) --lib -- $(MIRI_TESTS) $(addprefix --skip ,$(MIRI_SKIP))
-	MIRIFLAGS="$(MIRI_FLAGS)" $(MIRI) --test fork --test mask
-	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=$(MIRI_SEEDS)" $(MIRI) --lib -- \
+	MIRIFLAGS="$(MIRI_FLAGS)" ci/cargo-ran $(MIRI) --lib -- $(MIRI_TESTS) $(addprefix --skip ,$(MIRI_SKIP))
+	MIRIFLAGS="$(MIRI_FLAGS)" ci/cargo-ran $(MIRI) --test fork --test mask
+	MIRIFLAGS="$(MIRI_FLAGS) -Zmiri-many-seeds=$(MIRI_SEEDS)" ci/cargo-ran $(MIRI) --lib -- \
 		deterministic::tests::threads_install_uninstall_and_read_the_stack_at_once
 
 FUZZ_SECONDS ?= 45
