@@ -168,7 +168,7 @@ lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core 
 	$(BIN)/python -m mypy
 	ci/stubtest $(BIN)/python
 	ci/lint-shell $(BIN)
-	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	ci/lint-workflows $(BIN)
 	ci/check-spec-data
 	ci/check-license-copies
 
