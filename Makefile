@@ -66,11 +66,8 @@ test-aarch64: ## The aarch64 wheel under qemu-user (arm64 CPython 3.11): a pytes
 # MATRIX_VERSIONS: the X.Y versions of `make test-wheels` and `make test-matrix` (default: all,
 # 3.9 to 3.15).
 MATRIX_VERSIONS ?=
-# WHEELS_SUBSET: X.Y versions whose wheel runs the sdist's subset of the suite (ci/wheel-suite),
-# not all of it: .ci/run names the one make test ran the whole suite on, three ways.
-WHEELS_SUBSET ?=
-test-wheels: ## Each wheel in dist/ in a clean venv of its interpreter: mypy, stubtest, the suite; the sdist built and tested
-	WHEELS_SUBSET="$(WHEELS_SUBSET)" PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels $(MATRIX_VERSIONS)
+test-wheels: ## release.yml's test jobs, from the workflow file, for the wheels and sdist in dist/ (make wheels): each on its interpreter
+	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels $(MATRIX_VERSIONS)
 
 # PLATFORM_TESTS: the pytest arguments of make test-<platform> (default: each script's own, the
 # whole suite or a named subset; `make test-windows PLATFORM_TESTS=tests/ffi`).

@@ -10,13 +10,15 @@ failure on any provisioned one fails the run.
 ``test-matrix`` (for development; CI runs ``test-wheels`` instead): ``ci/suite`` per interpreter
 (build with the ``fast`` cargo profile into ``.venv/<tag>``, mypy --strict, stubtest, pytest).
 
-``test-wheels`` (CI): ``ci/wheel-suite`` per wheel in ``dist/`` (a clean virtualenv of the wheel's
-own interpreter, the wheel installed; mypy --strict, stubtest of the shipped stub and module, the
-whole suite run against it), then the sdist, built from source by pip and checked with the tests
-it ships (all collected, those about its contents run). ``WHEELS_SUBSET="3.11"``: those
-interpreters' wheels run the sdist's subset too (CI: the one ``make test`` ran three ways).
+``test-wheels`` (CI): release.yml's test jobs of what ``make wheels`` put into ``dist/`` (the
+manylinux x86_64 wheels and the sdist), run from the workflow file by ``ci/hosted.py`` as a hosted
+runner runs them: a plain interpreter of each version, then the job's own steps
+(``ci/test-artifact``: a clean virtualenv, the file installed; mypy --strict, stubtest of the
+shipped stub and module, the whole suite; the sdist built from source and checked with the
+tests it ships, all collected, those about its contents run).
 
-In both, the 3.13 pass runs with ``PYTHONMALLOC=mimalloc``, the allocator of free-threaded builds.
+In both, the 3.13 pass runs with ``PYTHONMALLOC=mimalloc``, the allocator of free-threaded builds
+(for ``test-wheels``, release.yml's matrix says so).
 
 Two jobs run side by side: one worker takes the chroot's interpreters first, then helps with the
 host's (``MATRIX_JOBS=1``: one after the other). Results and logs go under
@@ -32,7 +34,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -276,94 +277,85 @@ def sort_rows(rows: list[Row], versions: list[str]) -> list[Row]:
 WHEEL_TAG = re.compile(r"-cp3(\d+)(t?)-cp3\d+t?-")
 
 
-# The row of a wheel or sdist that ran ci/wheel-suite's subset (WHEEL_SUITE_SUBSET=1).
-SUBSET_NOTE = "all collected, SUBSET_TESTS run"
+# release.yml's test jobs of what make wheels builds: their matrix entries (ci/release.py).
+WHEELS_PLATFORM = "manylinux-x86_64"
 
 
-def wheel_job(version: str, wheel: Optional[Path], dist: Path, out: Path) -> tuple[str, Job]:
-    """("host" or "chroot", the job) testing one wheel on its interpreter."""
-    if wheel is None:
-        reason = f"no cp3{version[2:]} wheel in dist/ (make wheels)"
-        return "host", lambda: Row(version, "-", "FAILED", reason)
-    exe = find_host_python(version)
-    env, note = mimalloc_env(version)
-    inner = ["ci/wheel-suite", f"python{version}", f"/dist/{wheel.name}", "/out"]
-    if version in os.environ.get("WHEELS_SUBSET", "").split():
-        env["WHEEL_SUITE_SUBSET"] = "1"
-        inner = ["env", "WHEEL_SUITE_SUBSET=1", *inner]
-        note = ", ".join(x for x in (note, SUBSET_NOTE) if x)
+def hosted(args: list[str], prefix: str, chroot: bool, state: Path) -> tuple[int, str]:
+    """``ci/hosted ARGS`` (ci/hosted.py with the CI tools), on the host or in the chroot (there
+    with ``state`` bound at /state and the checkout's copy at /src/project as the workspace)."""
+    if not chroot:
+        cmd = [str(REPO / "ci/hosted"), *args, "--state", str(state), "--source", str(REPO)]
+        return run_logged(cmd, prefix)
+    env = dict(os.environ, CHROOT_BIND_RW=f"{state}:/state")
+    inner = ["ci/hosted", *args, "--state", "/state", "--source", "/src/project"]
+    return run_logged([str(REPO / "ci/chroot-python"), "--", *inner], prefix, env=env)
 
-    def host() -> Row:
-        started = time.monotonic()
-        assert exe is not None
-        rc, _ = run_logged(
-            [str(REPO / "ci/wheel-suite"), exe, str(wheel), str(out)], f"[{version}]", env=env
-        )
-        return finish_row(Row(version, wheel.name, note=note), out, rc, started)
 
-    def chroot() -> Row:
-        row = Row(version, f"{wheel.name} (chroot)", note=note)
-        return chroot_row(row, inner, out, time.monotonic(), dist)
-
-    if exe is not None:
-        return "host", host
-    if version in CHROOT_VERSIONS:
-        return "chroot", chroot
-    return "host", lambda: Row(version, wheel.name, "skipped", not_found_reason(version))
+def entry_row(row: Row, state: Path, entry: str, chroot: bool, started: float) -> Row:
+    """One test entry of release.yml run by ci/hosted.py; its results are ci/test-artifact's,
+    in the entry's RUNNER_TEMP (``state/runs/test_<entry>_/temp/test``)."""
+    rc, last = hosted(
+        ["run", "release.yml", "test", "--entry", f"name={entry}"], f"[{row.label}]", chroot, state
+    )
+    if chroot and rc == CANNOT_PROVISION:
+        row.result, row.note = "skipped", last.replace("chroot-python: ", "")
+        row.seconds = time.monotonic() - started
+        return row
+    slug = re.sub(r"[^\w.-]+", "_", f"test ({entry})").strip("_")
+    return finish_row(row, state / "runs" / slug / "temp" / "test", rc, started)
 
 
 def test_wheels(args: argparse.Namespace) -> list[Row]:
+    """release.yml's test jobs for the files make wheels built (dist/: the manylinux x86_64
+    wheels and the sdist), run from the workflow file by ci/hosted.py as the hosted runner runs
+    them: a plain interpreter of each version (pyenv's; 3.14 and 3.15 Debian's in the chroot),
+    then the job's own steps (ci/test-artifact). The artifacts are what the build jobs would
+    have uploaded, the matrix is the plan job's."""
     dist = REPO / "dist"
-    out_root = fresh(REPO / "target/ci/wheels")
-    wheels: dict[str, Path] = {}
-    for path in sorted(dist.glob("uuidx-*.whl")):
-        m = WHEEL_TAG.search(path.name)
-        if m and not m.group(2):
-            wheels[f"3.{m.group(1)}"] = path
+    state = fresh(REPO / "target/ci/hosted")
+    artifacts = state / "artifacts"
+    wheels_dir, sdist_dir = artifacts / "dist-manylinux-x86_64-cpython", artifacts / "dist-sdist"
+    wheels_dir.mkdir(parents=True)
+    sdist_dir.mkdir(parents=True)
+    for path in dist.glob("uuidx-*.whl"):
+        if "manylinux" in path.name and "x86_64" in path.name and "-cp3" in path.name:
+            shutil.copy2(path, wheels_dir)
+    for path in dist.glob("uuidx-*.tar.gz"):
+        shutil.copy2(path, sdist_dir)
+    rc, _ = hosted(["run", "release.yml", "plan"], "[plan]", False, state)
+    if rc != 0:
+        return [Row("plan", "release.yml", "FAILED", f"the plan job failed (logs in {state})")]
     lanes: dict[str, list[Job]] = {"host": [], "chroot": []}
+
+    def fixed(row: Row) -> Job:
+        return lambda: row
+
+    def job(label: str, where: str, entry: str, chroot: bool) -> Job:
+        return lambda: entry_row(Row(label, where), state, entry, chroot, time.monotonic())
+
     for version in args.versions:
-        where, job = wheel_job(version, wheels.get(version), dist, fresh(out_root / version))
-        lanes[where].append(job)
-    lanes["host"].append(lambda: test_sdist(dist, fresh(out_root / "sdist")))
+        entry = f"{WHEELS_PLATFORM} {version}"
+        cp = f"-cp3{version[2:]}-"
+        if not any(cp in p.name for p in wheels_dir.iterdir()):
+            reason = f"no cp3{version[2:]} wheel in dist/ (make wheels)"
+            lanes["host"].append(fixed(Row(version, "-", "FAILED", reason)))
+        elif find_host_python(version) is not None:
+            lanes["host"].append(job(version, entry, entry, False))
+        elif version in CHROOT_VERSIONS:
+            lanes["chroot"].append(job(version, f"{entry} (chroot)", entry, True))
+        else:
+            lanes["host"].append(fixed(Row(version, "-", "skipped", not_found_reason(version))))
+    sdist = job("sdist", "sdist", "sdist", False)
+    lanes["host"].append(sdist)
     rows = run_lanes(lanes["host"], lanes["chroot"])
     return sort_rows([r for r in rows if "sdist" not in r.label], args.versions) + [
         r for r in rows if "sdist" in r.label
     ]
 
 
-def test_sdist(dist: Path, out: Path) -> Row:
-    """The sdist, built from source by pip into a clean venv of ``$PYTHON`` and tested with the
-    tests it ships (``tests/`` and the spec vectors of ``rust/uuidx-core/tests/data/`` from the
-    unpacked sdist, not the checkout):
-    every module collected, the subset of ci/wheel-suite run (the same sources' whole suite runs
-    on every interpreter: from the wheels built with the same profile, and in ``make test``)."""
-    sdists = sorted(dist.glob("uuidx-*.tar.gz"))
-    started = time.monotonic()
-    if len(sdists) != 1:
-        return Row(
-            "sdist", str(dist), "FAILED", f"expected one sdist in dist/, found {len(sdists)}"
-        )
-    exe = find_host_python_any()
-    src = out / "src"
-    with tarfile.open(sdists[0]) as tar:
-        tar.extractall(src, filter="data")
-    (top,) = src.iterdir()
-    row = Row("sdist", sdists[0].name, note=SUBSET_NOTE)
-    rc, _ = run_logged(
-        [str(REPO / "ci/wheel-suite"), exe, str(sdists[0]), str(out), str(top)],
-        "[sdist]",
-        env=dict(os.environ, WHEEL_SUITE_SUBSET="1"),
-    )
-    return finish_row(row, out, rc, started)
-
-
-def find_host_python_any() -> str:
-    """``$PYTHON`` (the Makefile's, default python3) resolved to an interpreter."""
-    name = os.environ.get("PYTHON", "python3")
-    proc = subprocess.run(
-        [str(REPO / "ci/find-python"), name], capture_output=True, text=True, check=False
-    )
-    return proc.stdout.strip() or sys.executable
+# The row of the sdist, which runs ci/wheel-suite's subset (WHEEL_SUITE_SUBSET=1).
+SUBSET_NOTE = "all collected, SUBSET_TESTS run"
 
 
 def print_table(title: str, rows: list[Row]) -> None:
