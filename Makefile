@@ -20,7 +20,7 @@ CARGO ?= cargo
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
 	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64 \
-	wheel-pypy test-pypy platforms-report
+	wheel-pypy test-pypy platforms-report release-rehearsal
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -68,6 +68,15 @@ test-aarch64: ## The aarch64 wheel under qemu-user (arm64 CPython 3.11): a pytes
 MATRIX_VERSIONS ?=
 test-wheels: ## release.yml's test jobs, from the workflow file, for the wheels and sdist in dist/ (make wheels): each on its interpreter
 	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels $(MATRIX_VERSIONS)
+
+# The whole release, made and tested as release.yml makes it (ci/rehearsal.py): every file built
+# by the workflow's own jobs (or, for the arm64 runner's, its command), checked as a set, each
+# tested on an interpreter of its own ABI, and ci.yml's Linux jobs run. By hand (an hour or
+# more): CI runs its parts on what it builds (make wheels, test-wheels, test-pypy, test-musl,
+# test-aarch64). REHEARSAL_CI=0 leaves ci.yml's jobs out; REHEARSAL_DIRTY=1 rehearses an
+# uncommitted tree. The report: target/release-rehearsal/report.md.
+release-rehearsal: ## The release built, checked and tested here as release.yml would (by hand; report in target/release-rehearsal/)
+	$$(ci/tools $(PYTHON))/python ci/rehearsal.py
 
 # PLATFORM_TESTS: the pytest arguments of make test-<platform> (default: each script's own, the
 # whole suite or a named subset; `make test-windows PLATFORM_TESTS=tests/ffi`).
