@@ -173,8 +173,10 @@ lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core 
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps -q
 	$(BIN)/python -m mypy
 	ci/stubtest $(BIN)/python
-	ci/lint-shell $(BIN)
 	ci/lint-workflows $(BIN)
+	ci/lint-shell $(BIN)
+	$(BIN)/python ci/platform_status.py --check
+	$(BIN)/python ci/requirements.py check-wheels
 	ci/check-spec-data
 	ci/check-license-copies
 
