@@ -163,7 +163,7 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 
 # The Python code ruff checks and formats (rules in pyproject.toml).
 RUFF_PATHS := python tests benches ci examples docs
-lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core ## uuidx built, then clippy (debug and release, every target), fmt, doc, MSRV, ruff, mypy --strict, stubtest, workflow schema, spec data, license copies, publish-check-core
+lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core ## uuidx built, then clippy (every target, both profiles), fmt, doc, MSRV, ruff, mypy, stubtest, workflows, shell, test dependencies, platform tables, ci/tests
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets --release -- -D warnings
 	$(CARGO) fmt --all -- --check
@@ -177,6 +177,7 @@ lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core 
 	ci/lint-shell $(BIN)
 	$(BIN)/python ci/platform_status.py --check
 	$(BIN)/python ci/requirements.py check-wheels
+	$(BIN)/python -m pytest -q -p no:cacheprovider ci/tests
 	ci/check-spec-data
 	ci/check-license-copies
 
