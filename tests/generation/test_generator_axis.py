@@ -120,8 +120,10 @@ class Seen:
 def hammer(
     call: Callable[[], list[uuid.UUID]], threads: int, seconds: float, most: int, keep: int
 ) -> list[Seen]:
-    """``threads`` threads, started together, each calling ``call`` for ``seconds`` or until
-    it made ``most`` UUIDs; what each saw, all its UUIDs kept until it kept ``keep``. The
+    """``threads`` threads, started together, each calling ``call`` at least once and then for
+    ``seconds`` or until it made ``most`` UUIDs (a thread that waited longer than ``seconds``
+    for the GIL, as on a loaded machine or under PyPy's cpyext, still makes its UUIDs); what each
+    saw, all its UUIDs kept until it kept ``keep``. The
     bookkeeping in the loop is small, so that the threads spend their time in the generator;
     and the cycle collector waits: the UUIDs kept would otherwise set off full collections of
     the whole test session's heap, which take longer than the test."""
@@ -134,7 +136,7 @@ def hammer(
         try:
             barrier.wait()
             deadline = time.monotonic() + seconds
-            while mine.made < most and time.monotonic() < deadline:
+            while mine.made == 0 or (mine.made < most and time.monotonic() < deadline):
                 us = call()
                 after = time.time_ns()
                 mine.made += len(us)
