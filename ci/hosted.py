@@ -596,12 +596,22 @@ def run_entry(
                 elif action == "actions/download-artifact":
                     dest = workspace / str(with_.get("path", "."))
                     dest.mkdir(parents=True, exist_ok=True)
-                    pattern = str(with_.get("pattern") or with_.get("name") or "*")
-                    for art in sorted((state / "artifacts").glob("*")):
-                        if fnmatch.fnmatch(art.name, pattern):
-                            target = dest if with_.get("merge-multiple") else dest / art.name
-                            shutil.copytree(art, target, dirs_exist_ok=True)
-                continue_ = True
+                    # One artifact by name: its files straight into path; by pattern: each in
+                    # a folder of its name, unless merge-multiple (as download-artifact does).
+                    name = with_.get("name")
+                    pattern = str(name or with_.get("pattern") or "*")
+                    found = [
+                        a
+                        for a in sorted((state / "artifacts").glob("*"))
+                        if fnmatch.fnmatch(a.name, pattern)
+                    ]
+                    if name and not found:
+                        say(f"download-artifact: no artifact {name}")
+                        ok = False
+                        break
+                    for art in found:
+                        target = dest if name or with_.get("merge-multiple") else dest / art.name
+                        shutil.copytree(art, target, dirs_exist_ok=True)
             else:
                 script = str(substitute(step["run"], contexts))
                 shell = step.get("shell") or defaults.get("shell")
@@ -634,8 +644,7 @@ def run_entry(
                 for line in proc.stdout:
                     out.write(line)
                 rc = proc.wait()
-                continue_ = rc == 0
-                if not continue_:
+                if rc != 0:
                     say(
                         f"step {number}: {name}: FAILED (exit {rc}) after {time.monotonic() - started:.0f} s; log {log}"
                     )
