@@ -9,8 +9,9 @@ from the workflow files themselves, so that what those files say is what runs::
         Run the matrix entries of JOB (those whose KEY=VALUE match, all by default) that can run
         here, step by step, in a fresh workspace. DIR keeps what jobs hand on: artifacts
         (upload-artifact / download-artifact), job outputs (for ``needs``), logs. The workspace
-        is a copy of the commit under test (``--source``: a folder to copy instead, inside a
-        Debian root where there is no .git).
+        is a copy of the commit under test (``--source``: a folder to copy instead, without its
+        build products, inside a Debian root where there is no .git). HOSTED_CARGO_TARGET_DIR:
+        a cargo target folder the jobs share, as a cache would (make release-rehearsal).
 
 What the runner does is what GitHub documents for its hosted runners:
 
@@ -492,12 +493,12 @@ def copy_source(source: Optional[Path], workspace: Path) -> None:
     """actions/checkout: the commit under test (git archive of HEAD), or a copy of ``source``."""
     workspace.mkdir(parents=True)
     if source is not None:
-        shutil.copytree(
-            source,
-            workspace,
-            dirs_exist_ok=True,
-            ignore=shutil.ignore_patterns(".venv", "target", "dist"),
-        )
+        # A tree of the commit: no build products, virtualenvs or caches of the source folder.
+        skip = shutil.ignore_patterns(
+            ".venv", "target", "dist", "site", ".git", "__pycache__", ".mypy_cache",
+            ".pytest_cache", ".hypothesis", "*.so", "*.pyd",
+        )  # fmt: skip
+        shutil.copytree(source, workspace, dirs_exist_ok=True, ignore=skip)
         return
     archive = subprocess.run(
         ["git", "-C", str(REPO), "archive", "HEAD"], capture_output=True, check=True
@@ -543,6 +544,10 @@ def run_entry(
     for key in MACHINE_ENV:
         if key in os.environ:
             env[key] = os.environ[key]
+    # A cache of cargo's builds shared by the jobs of one rehearsal (what actions/cache would
+    # keep between runs): the same sources and profiles, built once.
+    if os.environ.get("HOSTED_CARGO_TARGET_DIR"):
+        env["CARGO_TARGET_DIR"] = os.environ["HOSTED_CARGO_TARGET_DIR"]
     contexts = base_contexts(workflow, env, outputs, job)
     contexts["matrix"] = entry.matrix
     env.update({k: str(v) for k, v in substitute(contexts["env"], contexts).items()})

@@ -121,8 +121,20 @@ def hosted(workflow: str, job: str, entry: Optional[str], root: Optional[str] = 
     """The command that runs one job (one matrix entry) of a workflow through ci/hosted.py, on
     the host or inside the Debian root of suite ``root``."""
     args = ["run", workflow, job, *(["--entry", f"name={entry}"] if entry else [])]
+    # One cargo target folder per machine (the host, each root), which the jobs share as a
+    # cache of their builds would be shared.
     if root is None:
-        return [str(REPO / "ci/hosted"), *args, "--state", str(STATE), "--source", str(source())]
+        cache = f"HOSTED_CARGO_TARGET_DIR={STATE / 'cargo' / 'host'}"
+        return [
+            "env",
+            cache,
+            str(REPO / "ci/hosted"),
+            *args,
+            "--state",
+            str(STATE),
+            "--source",
+            str(source()),
+        ]
     return [
         "env",
         f"CHROOT_SUITE={root}",
@@ -130,6 +142,8 @@ def hosted(workflow: str, job: str, entry: Optional[str], root: Optional[str] = 
         *root_packages(root),
         str(REPO / "ci/chroot-python"),
         "--",
+        "env",
+        f"HOSTED_CARGO_TARGET_DIR=/state/cargo/{root}",
         "ci/hosted",
         *args,
         "--state",
