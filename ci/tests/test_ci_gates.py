@@ -175,3 +175,21 @@ def test_make_lint_builds_uuidx_before_stubtest() -> None:
     text = dry.stdout
     assert "maturin develop" in text
     assert text.index("maturin develop") < text.index("ci/stubtest")
+
+
+@pytest.mark.parametrize(
+    ("group", "pattern"),
+    [
+        ("faketime", "/usr/lib/*/faketime/libfaketime.so.1"),
+        ("postgres", "/usr/lib/postgresql/*/bin/initdb"),
+    ],
+)
+def test_a_present_system_package_is_found(group: str, pattern: str) -> None:
+    """The check of a package that is there says so (a file list where one path was missing
+    once made `ls` fail, and a present libfaketime read as absent)."""
+    import glob
+
+    if not glob.glob(pattern):
+        pytest.skip(f"no {pattern} on this machine")
+    proc = run([str(CI / "require-system"), group], env={"PATH": "/usr/bin:/bin"})
+    assert (proc.returncode, proc.stdout) == (0, "1\n"), proc.stderr
