@@ -11,24 +11,10 @@ import pytest
 import sqlalchemy as sa
 from optional import need
 from platform_facts import PYPY
+from samples import SAMPLES
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 import uuidx
-
-SAMPLES: list[uuid.UUID] = [
-    uuidx.uuid1(),
-    uuidx.uuid3(uuidx.NAMESPACE_DNS, "www.example.com"),
-    uuidx.uuid4(),
-    uuidx.uuid5(uuidx.NAMESPACE_URL, "https://example.com/"),
-    uuidx.uuid6(),
-    uuidx.uuid7(),
-    uuidx.uuid8(),
-    uuidx.uuid8_name(uuidx.NAMESPACE_OID, "1.3.6.1"),
-    uuidx.parse("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"),
-    uuidx.NIL,
-    uuidx.MAX,
-]
-
 
 # --- orjson --------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import uuid
 from typing import TYPE_CHECKING, Optional
 
 from optional import need
+from samples import SAMPLES
 
 import uuidx
 
@@ -19,20 +20,6 @@ if TYPE_CHECKING:
     import pydantic
 else:
     pydantic = need("pydantic")
-
-SAMPLES: list[uuid.UUID] = [
-    uuidx.uuid1(),
-    uuidx.uuid3(uuidx.NAMESPACE_DNS, "www.example.com"),
-    uuidx.uuid4(),
-    uuidx.uuid5(uuidx.NAMESPACE_URL, "https://example.com/"),
-    uuidx.uuid6(),
-    uuidx.uuid7(),
-    uuidx.uuid8(),
-    uuidx.uuid8_name(uuidx.NAMESPACE_OID, "1.3.6.1"),
-    uuidx.parse("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"),
-    uuidx.NIL,
-    uuidx.MAX,
-]
 
 
 class Item(pydantic.BaseModel):
