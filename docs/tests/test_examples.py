@@ -63,11 +63,11 @@ INCLUDE = re.compile(r'--8<-- "([^"]+)"\n')
 #: Commands of ``sh`` blocks that are not run here (they install or build into the reader's own
 #: environment), with the reason and where the same thing is tested.
 NOT_RUN = {
+    "pip install uuidx": "installs from PyPI, where release.yml publishes each release; its test "
+    "jobs (make test-wheels runs them here) install each wheel the same way, from the release's "
+    "files, into a clean virtualenv, and run the suite",
     "pip install .": "builds uuidx from source into the current environment; make test-wheels "
     "installs the sdist the same way into a clean virtualenv and runs the suite",
-    "git clone https://github.com/uuidx/uuidx": "the project is not published yet (a placeholder "
-    "address)",
-    "cd uuidx": "part of the clone above",
 }
 
 #: Files that blocks include whole (pymdownx.snippets), and the test that runs each.
