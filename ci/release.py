@@ -17,7 +17,8 @@ platform scripts (``ci/platform-*``) and ``make release-rehearsal`` here::
     python ci/release.py check DIR [--platform P ...] [--interpreters X.Y ...] [--not-here]
         Check the files in DIR: exactly the expected names (of the PLATFORMs and interpreters
         given; ``--not-here`` leaves out the platforms this machine cannot build, naming them),
-        ``twine check --strict``, tags, ABI, platform policy (auditwheel), licences, the SBOM,
+        ``twine check --strict``, tags, ABI, platform policy (auditwheel; for musllinux, which
+        auditwheel cannot read on a glibc machine, NEEDED and symbol versions), licences, the SBOM,
         the stub, stripped extensions, RECORD hashes; the sdist's contents.
     python ci/release.py interpreters PLATFORM [--here]
         PLATFORM's interpreters ("3.9 ... 3.14t"; ``--here``: those this machine can build).
@@ -444,7 +445,10 @@ def extension_name(platform: Platform, interpreter: str) -> str:
     if platform.target.endswith("apple-darwin"):
         return f"_core.cpython-{digits}-darwin.so"
     arch, _, rest = platform.target.partition("-unknown-")
-    libc = "linux-musl" if rest.endswith("musl") else "linux-gnu"
+    # CPython names the C library in its extension suffix from 3.11 on (bpo-43112): a musl
+    # CPython 3.9 or 3.10 loads `-linux-gnu.so` files.
+    minor = int(digits.rstrip("t")[1:])  # "310" -> 10
+    libc = "linux-musl" if rest.endswith("musl") and minor >= 11 else "linux-gnu"
     return f"_core.cpython-{digits}-{arch}-{libc}.so"
 
 
@@ -460,6 +464,37 @@ def auditwheel_policy(wheel: Path) -> str:
     if proc.returncode != 0 or not m:
         raise ValueError(f"auditwheel show failed: {proc.stdout}{proc.stderr}".strip())
     return m.group(1)
+
+
+def musl_policy(wheel: Path, extension: str) -> str:
+    """The musllinux check that auditwheel cannot make on a glibc machine: the extension needs
+    only the C library (musl's loader maps ``libc.so`` to itself) and no versioned symbol (musl
+    has none: a version would be glibc's). Returns the tag it is consistent with."""
+    from elftools.elf.dynamic import DynamicSection
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.gnuversions import GNUVerNeedSection
+
+    with zipfile.ZipFile(wheel) as zf:
+        elf = ELFFile(io.BytesIO(zf.read(extension)))
+        needed = sorted(
+            tag.needed
+            for section in elf.iter_sections()
+            if isinstance(section, DynamicSection)
+            for tag in section.iter_tags()
+            if tag.entry.d_tag == "DT_NEEDED"
+        )
+        versioned = [
+            aux.name
+            for section in elf.iter_sections()
+            if isinstance(section, GNUVerNeedSection)
+            for _, auxes in section.iter_versions()
+            for aux in auxes
+        ]
+    if needed != ["libc.so"]:
+        raise ValueError(f"{extension} needs {needed}, not libc.so alone")
+    if versioned:
+        raise ValueError(f"{extension} asks for versioned symbols {versioned[:5]}")
+    return "musllinux_1_2_x86_64"
 
 
 def record_problems(zf: zipfile.ZipFile, record: str) -> list[str]:
@@ -545,7 +580,10 @@ def check_wheel(
         check_sbom(where, zf, dist_info, problems)
     if platform.compatibility:
         try:
-            policy = auditwheel_policy(path)
+            if platform.compatibility.startswith("musllinux"):
+                policy = musl_policy(path, f"uuidx/{extension_name(platform, interpreter)}")
+            else:
+                policy = auditwheel_policy(path)
         except ValueError as exc:
             problems.add(where, str(exc))
         else:

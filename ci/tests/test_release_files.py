@@ -203,3 +203,24 @@ def test_the_hosted_runners_of_the_release_all_run_ci() -> None:
     ci = (REPO / ".github/workflows/ci.yml").read_text()
     for platform in release.PLATFORMS:
         assert platform.runner in ci, platform
+
+
+@pytest.mark.parametrize(
+    ("platform", "interpreter", "name"),
+    [
+        ("musllinux-x86_64", "3.9", "_core.cpython-39-x86_64-linux-gnu.so"),
+        ("musllinux-x86_64", "3.10", "_core.cpython-310-x86_64-linux-gnu.so"),
+        ("musllinux-x86_64", "3.11", "_core.cpython-311-x86_64-linux-musl.so"),
+        ("manylinux-aarch64", "3.14t", "_core.cpython-314t-aarch64-linux-gnu.so"),
+        ("pypy-manylinux-x86_64", "pp80", "_core.pypy311-pp80-x86_64-linux-gnu.so"),
+        ("windows-x64", "3.15t", "_core.cp315t-win_amd64.pyd"),
+        ("macos-arm64", "3.12", "_core.cpython-312-darwin.so"),
+    ],
+)
+def test_the_extension_is_named_as_its_interpreter_loads_it(
+    platform: str, interpreter: str, name: str
+) -> None:
+    """A musl CPython names its C library in the extension suffix from 3.11 on only (bpo-43112):
+    the musllinux wheels of 3.9 and 3.10 carry `-linux-gnu.so`, which is what they load (the
+    rehearsal's set check expected `-linux-musl` there)."""
+    assert release.extension_name(release.BY_NAME[platform], interpreter) == name
