@@ -32,6 +32,7 @@ What the runner does is what GitHub documents for its hosted runners:
 from __future__ import annotations
 
 import argparse
+import fcntl
 import fnmatch
 import json
 import os
@@ -432,38 +433,52 @@ def as_list(value: Any) -> list[str]:
 def plain_interpreter(version: str, toolcache: Path) -> Path:
     """A folder with ``python``, ``python3``, ``pythonX.Y`` and ``pip`` of a plain interpreter of
     ``version``: on the host a copy of pyenv's build (what setup-python's tool cache holds: no
-    virtualenv, writable by pip), made once; in a Debian root, Debian's own."""
+    virtualenv, writable by pip), made once; in a Debian root, Debian's own.
+
+    Jobs run in parallel and several use one version (a wheel's test job and the sdist's), so the
+    folder is made under an exclusive lock of its own, and the copy is renamed into place whole."""
     exe = available_python(version)
     if exe is None:
         raise SystemExit(f"no Python {version} here")
-    bindir = toolcache / version / "bin"
-    real = Path(exe).resolve()
+    (toolcache / version).mkdir(parents=True, exist_ok=True)
+    with open(toolcache / version / ".lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        bindir = make_plain_interpreter(version, Path(exe).resolve(), toolcache / version)
+        check = subprocess.run(
+            [str(bindir / "python"), "-c", "import sys; print(sys.prefix == sys.base_prefix)"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
+    if check != "True":
+        raise SystemExit(f"{bindir / 'python'} is a virtualenv's interpreter, not a plain one")
+    return bindir
+
+
+def make_plain_interpreter(version: str, real: Path, folder: Path) -> Path:
+    """``plain_interpreter``'s folder, made in ``folder`` by its caller, which holds the lock."""
     prefix = real.parents[1]
     if str(prefix).startswith(str(Path.home() / ".pyenv")) or "pyenv" in str(prefix):
-        copy = toolcache / version / "prefix"
-        if not (copy / ".complete").exists():
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(prefix, copy, symlinks=True)
-            (copy / ".complete").touch()
+        copy = folder / "prefix"
+        if not copy.is_dir():
+            partial = folder / "prefix.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            shutil.copytree(prefix, partial, symlinks=True)
+            partial.rename(copy)
         real = copy / "bin" / real.name
-    bindir.mkdir(parents=True, exist_ok=True)
+    bindir = folder / "bin"
+    bindir.mkdir(exist_ok=True)
     short = version.split("-")[0].replace("pypy", "")
     names = ["python", "python3", f"python{short}"] + (
         ["pypy3"] if version.startswith("pypy") else []
     )
     for name in names:
         link = bindir / name
+        if link.is_symlink() and link.readlink() == real:
+            continue
         if link.is_symlink() or link.exists():
             link.unlink()
         link.symlink_to(real)
-    check = subprocess.run(
-        [str(bindir / "python"), "-c", "import sys; print(sys.prefix == sys.base_prefix)"],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    if check != "True":
-        raise SystemExit(f"{bindir / 'python'} is a virtualenv's interpreter, not a plain one")
     return bindir
 
 

@@ -3,6 +3,7 @@ credentials kept, the gates of publish, the workflow lint, and ci/hosted.py's re
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import re
 import shutil
@@ -203,17 +204,21 @@ def test_the_runner_refuses_what_it_cannot_evaluate() -> None:
         hosted.evaluate("secrets.TOKEN", {"matrix": {}})
 
 
-def test_setup_python_gives_a_plain_interpreter(tmp_path: Path) -> None:
+def test_setup_python_gives_a_plain_interpreter_to_jobs_at_once(tmp_path: Path) -> None:
     """What the runner's tool cache has, and what the release's test jobs ran pytest on: not a
-    virtualenv."""
+    virtualenv. A wheel's test job and the sdist's both ask for 3.13 and run in parallel: each
+    gets a whole interpreter (the copy used to race, and one job ran a half-copied one)."""
     version = f"{sys.version_info[0]}.{sys.version_info[1]}"
     if hosted.available_python(version) is None:
         pytest.skip(f"no python{version} outside a virtualenv here")
-    bindir = hosted.plain_interpreter(version, tmp_path)
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        bindirs = list(pool.map(lambda _: hosted.plain_interpreter(version, tmp_path), range(3)))
+    assert len(set(bindirs)) == 1
     out = subprocess.run(
-        [str(bindir / "python"), "-c", "import sys; print(sys.prefix == sys.base_prefix)"],
+        [str(bindirs[0] / "python"), "-c", "import sys, pip; print(sys.prefix == sys.base_prefix)"],
         capture_output=True,
         text=True,
         env={k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"},
     )
-    assert out.stdout.strip() == "True"
+    assert out.stdout.strip() == "True", out.stderr
+    assert not (tmp_path / version / "prefix.partial").exists()
