@@ -466,16 +466,22 @@ def auditwheel_policy(wheel: Path) -> str:
     return m.group(1)
 
 
-def musl_policy(wheel: Path, extension: str) -> str:
+# The ELF machines of the musllinux wheels, by their platform tag's name.
+ELF_MACHINES = {"EM_X86_64": "x86_64", "EM_AARCH64": "aarch64"}
+
+
+def musl_policy(wheel: Path, extension: str, compatibility: str) -> str:
     """The musllinux check that auditwheel cannot make on a glibc machine: the extension needs
     only the C library (musl's loader maps ``libc.so`` to itself) and no versioned symbol (musl
-    has none: a version would be glibc's). Returns the tag it is consistent with."""
+    has none: a version would be glibc's). Returns the tag it is consistent with:
+    ``compatibility`` (``musllinux_1_2``) and the extension's own machine."""
     from elftools.elf.dynamic import DynamicSection
     from elftools.elf.elffile import ELFFile
     from elftools.elf.gnuversions import GNUVerNeedSection
 
     with zipfile.ZipFile(wheel) as zf:
         elf = ELFFile(io.BytesIO(zf.read(extension)))
+        machine = elf["e_machine"]
         needed = sorted(
             tag.needed
             for section in elf.iter_sections()
@@ -490,11 +496,14 @@ def musl_policy(wheel: Path, extension: str) -> str:
             for _, auxes in section.iter_versions()
             for aux in auxes
         ]
+    if machine not in ELF_MACHINES:
+        raise ValueError(f"{extension} is built for {machine}, no musllinux machine")
+    arch = ELF_MACHINES[machine]
     if needed != ["libc.so"]:
         raise ValueError(f"{extension} needs {needed}, not libc.so alone")
     if versioned:
         raise ValueError(f"{extension} asks for versioned symbols {versioned[:5]}")
-    return "musllinux_1_2_x86_64"
+    return f"{compatibility}_{arch}"
 
 
 def record_problems(zf: zipfile.ZipFile, record: str) -> list[str]:
@@ -581,7 +590,7 @@ def check_wheel(
     if platform.compatibility:
         try:
             if platform.compatibility.startswith("musllinux"):
-                policy = musl_policy(path, f"uuidx/{extension_name(platform, interpreter)}")
+                policy = musl_policy(path, ext, platform.compatibility)
             else:
                 policy = auditwheel_policy(path)
         except ValueError as exc:
