@@ -66,6 +66,13 @@ fn realtime_ns() -> Result<u64> {
 #[cfg(any(unix, test))]
 #[inline]
 fn from_timespec(sec: i64, nsec: i64) -> Result<u64> {
+    // The common case in 64-bit arithmetic: a second count from 1970 to 2554 and a
+    // normalised nanosecond field.
+    if let (Ok(s @ 0..=18_446_744_072), Ok(n @ 0..=999_999_999)) =
+        (u64::try_from(sec), u64::try_from(nsec))
+    {
+        return Ok(s * 1_000_000_000 + n);
+    }
     let ns = i128::from(sec) * 1_000_000_000 + i128::from(nsec);
     u64::try_from(ns).or_else(|_| {
         if ns < 0 {
