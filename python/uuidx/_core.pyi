@@ -433,7 +433,7 @@ class V7Generator:
     """A monotonic version 7 generator with its own state (RFC 9562 §5.7, §6.2).
 
     ``method`` is ``"submillisecond"`` (Method 3: 12 bits of sub-millisecond time, then
-    ``bits`` counter bits, default 14; the process-wide default), ``"counter"`` (Method 1:
+    ``bits`` counter bits, default 10; the process-wide default), ``"counter"`` (Method 1:
     a ``bits``-bit counter, 12 to 42, default 42, CPython 3.14's layout),
     ``"monotonic_random"`` (Method 2: random increments of up to ``bits`` bits, default 32)
     or ``"cpython"`` (CPython 3.14's ``uuid.uuid7()`` algorithm, step for step, including

@@ -24,7 +24,7 @@ ForkJson = Callable[[Callable[[], object]], Callable[[], Any]]
 
 UTC = dt.timezone.utc
 METHODS = ["submillisecond", "counter", "monotonic_random"]
-DEFAULT_BITS = {"submillisecond": 14, "counter": 42, "monotonic_random": 32}
+DEFAULT_BITS = {"submillisecond": 10, "counter": 42, "monotonic_random": 32}
 
 
 def ints(us: list[uuid.UUID]) -> list[int]:
@@ -171,7 +171,7 @@ def test_v7_generator_properties_and_repr(method: str) -> None:
 
 def test_v7_generator_default_is_submillisecond() -> None:
     g = uuidx.V7Generator()
-    assert (g.method, g.bits) == ("submillisecond", 14)
+    assert (g.method, g.bits) == ("submillisecond", 10)
 
 
 def test_v7_generators_are_independent() -> None:

@@ -31,6 +31,7 @@ pub mod gregorian;
 #[cfg(test)]
 mod interleavings;
 pub mod v7;
+mod word;
 
 pub use gregorian::GregorianGenerator;
 pub use v7::{V7Generator, V7Method};

@@ -17,6 +17,7 @@
 //! and are not part of the state. The compare-and-swap loop is the shared engine's.
 
 use super::engine::{Engine, Step, Tick, TimeBase};
+use super::word::{Outcome, Rules, Shape, Word};
 use super::{out_of_range, RollbackPolicy};
 use crate::clock::{Clock, SystemClock};
 use crate::fork::{ForkSource, ProcessFork};
@@ -62,7 +63,7 @@ impl V7Method {
     /// uuidx's default: Method 3 followed by a 14-bit counter. Sub-millisecond ordering across
     /// processes, 48 fresh random bits in every UUID, and at least 8192 UUIDs per 244 ns tick
     /// before the counter carries into the clock (over 30 billion a second).
-    pub const DEFAULT: Self = Self::SubMillisecond { counter_bits: 14 };
+    pub const DEFAULT: Self = Self::SubMillisecond { counter_bits: 10 };
 
     /// Every method with its default width, the default first.
     pub const ALL: [Self; 4] = [
@@ -96,7 +97,7 @@ impl V7Method {
 
     /// The method named `name` (see [`V7Method::name`]) with width `bits`, or its default
     /// width: 42 counter bits for `counter` (CPython 3.14's layout), 32 increment bits for
-    /// `monotonic_random`, 14 counter bits for `submillisecond`; `cpython` has a fixed 42.
+    /// `monotonic_random`, 10 counter bits for `submillisecond`; `cpython` has a fixed 42.
     ///
     /// # Errors
     /// [`ErrorKind::InvalidOption`] for an unknown name or a width outside the method's range.
@@ -116,7 +117,7 @@ impl V7Method {
                 increment_bits: bits.unwrap_or(32),
             },
             "submillisecond" => Self::SubMillisecond {
-                counter_bits: bits.unwrap_or(14),
+                counter_bits: bits.unwrap_or(10),
             },
             "cpython" => match bits {
                 None | Some(CPYTHON_COUNTER_BITS) => Self::CPython,
@@ -199,8 +200,17 @@ const CPYTHON_COUNTER_MAX: u128 = (1 << CPYTHON_COUNTER_BITS) - 1;
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct V7Generator<C = SystemClock, R = ThreadRandom, F = ProcessFork> {
-    /// First, so that its state and anchor open the cache line.
+    /// First, so that the wait-free state opens the cache line.
+    word: Word,
+    /// The 128-bit state: every layout's past the word's window, and the whole of the
+    /// layouts whose key does not fit a word.
     engine: Engine<C, F>,
+    /// The word's shape and rollback rules, if the layout's key fits it.
+    rules: Option<Rules>,
+    /// Which path [`V7Generator::generate`] takes.
+    lane: Lane,
+    /// `rules` without the option (unused unless `lane` is `Default` or `Word`).
+    word_rules: Rules,
     method: V7Method,
     fraction_bits: u32,
     counter_bits: u32,
@@ -277,7 +287,39 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             V7Method::CPython => (u64::MAX, RollbackPolicy::Reset),
             _ => (allowance_ns, policy),
         };
+        let rules = match method {
+            V7Method::Counter { .. } | V7Method::SubMillisecond { .. } => {
+                match Shape::fitting(fraction_bits, counter_bits) {
+                    Some(shape) => Some(Rules {
+                        shape,
+                        allowance_ns,
+                        allowance_ticks: shape.ticks_in(allowance_ns),
+                        policy,
+                    }),
+                    None => None,
+                }
+            }
+            V7Method::MonotonicRandom { .. } | V7Method::CPython => None,
+        };
+        let lane = match (method, rules) {
+            (V7Method::CPython, _) => Lane::CPython,
+            (_, None) => Lane::Wide,
+            (V7Method::DEFAULT, Some(_)) => Lane::Default,
+            (_, Some(_)) => Lane::Word,
+        };
         Self {
+            word: Word::new(),
+            rules,
+            lane,
+            word_rules: match rules {
+                Some(rules) => rules,
+                None => Rules {
+                    shape: DEFAULT_SHAPE,
+                    allowance_ns,
+                    allowance_ticks: 0,
+                    policy,
+                },
+            },
             engine: Engine::new(
                 TimeBase::Unix { fraction_bits },
                 48 + fraction_bits + counter_bits,
@@ -315,9 +357,9 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     ///     .unwrap()
     ///     .with_node(0xAB, 8)
     ///     .unwrap();
-    /// // 12 + 14 bits of fraction and counter come first, then the node.
+    /// // 12 + 10 bits of fraction and counter come first, then the node.
     /// let u = g.generate().unwrap();
-    /// let f = uuidx_core::layout::v7::GeneratorFields::of(u, 12, 14, 8).unwrap();
+    /// let f = uuidx_core::layout::v7::GeneratorFields::of(u, 12, 10, 8).unwrap();
     /// assert_eq!(f.node, 0xAB);
     /// ```
     pub fn with_node(mut self, node: u64, node_bits: u32) -> Result<Self> {
@@ -344,6 +386,9 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         crate::layout::check_field("node", node, node_bits)?;
         self.node = node;
         self.node_bits = node_bits;
+        if self.lane == Lane::Default {
+            self.lane = Lane::Word;
+        }
         Ok(self)
     }
 
@@ -351,6 +396,10 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// simulate a fork).
     pub fn with_fork_source<G: ForkSource>(self, fork: G) -> V7Generator<C, R, G> {
         V7Generator {
+            word: Word::new(),
+            rules: self.rules,
+            lane: self.lane,
+            word_rules: self.word_rules,
             engine: self.engine.with_fork(fork),
             method: self.method,
             fraction_bits: self.fraction_bits,
@@ -360,6 +409,17 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             node: self.node,
             node_bits: self.node_bits,
             random: self.random,
+        }
+    }
+
+    /// The width of the generator's state: 64 for the layouts whose key fits one word
+    /// advanced by `fetch_add` (the default, Method 3 with up to 10 counter bits, Method 1
+    /// with up to 22), 128 for the others (a compare-and-swap on a 128-bit word).
+    pub fn state_bits(&self) -> u32 {
+        if self.rules.is_some() {
+            64
+        } else {
+            128
         }
     }
 
@@ -405,16 +465,96 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// error; a timestamp error after the year 10889.
     #[inline]
     pub fn generate(&self) -> Result<Uuid> {
-        if self.method == V7Method::CPython {
-            return self.generate_cpython();
+        match self.lane {
+            // The default layout, without a node: its widths are constants, so no shift or
+            // mask is by a width read from memory.
+            Lane::Default => self.generate_word(
+                Rules {
+                    shape: DEFAULT_SHAPE,
+                    ..self.word_rules
+                },
+                DEFAULT_RANDOM_BITS,
+                false,
+            ),
+            Lane::Word => self.generate_word(self.word_rules, self.random_bits, true),
+            Lane::CPython => self.generate_cpython(),
+            Lane::Wide => {
+                let entropy = self.entropy()?;
+                let key = self.reserve_wide(1, entropy)?;
+                Ok(self.compose(key, entropy as u64))
+            }
         }
-        let entropy = if self.entropy_bits <= 64 {
+    }
+
+    /// One UUID of a layout whose key fits the word, with `random_bits` after the key (the
+    /// generator's own, passed as a constant on the default path) and the node if `node`.
+    #[inline(always)]
+    fn generate_word(&self, rules: Rules, random_bits: u32, node: bool) -> Result<Uuid> {
+        let c = rules.shape.counter_bits;
+        let entropy = if random_bits + c.saturating_sub(1) <= 64 {
             u128::from(self.random.next_u64()?)
         } else {
             self.random.next_u128()?
         };
-        let key = self.reserve(1, entropy)?;
-        Ok(self.compose(key, entropy as u64))
+        let seed = if c == 0 {
+            0
+        } else {
+            ((entropy >> random_bits) as u64) & ((1 << (c - 1)) - 1)
+        };
+        match self.word.reserve(
+            rules,
+            1,
+            seed,
+            self.engine.clock(),
+            self.engine.fork_source(),
+            || self.fork_jump(c),
+        )? {
+            Outcome::Keys(key) if !node => {
+                let packed = (u128::from(key) << random_bits)
+                    | u128::from(low_bits(entropy as u64, random_bits.min(63)));
+                Ok(crate::layout::join(
+                    7,
+                    (packed >> 74) as u64,
+                    ((packed >> 62) & 0xFFF) as u16,
+                    packed as u64,
+                ))
+            }
+            Outcome::Keys(key) => Ok(self.compose(u128::from(key), entropy as u64)),
+            Outcome::Wide => {
+                let key = self.reserve_wide(1, entropy)?;
+                Ok(self.compose(key, entropy as u64))
+            }
+        }
+    }
+
+    /// The random bits of one call: the UUID's, then the counter seed's (and the increment's).
+    #[inline(always)]
+    fn entropy(&self) -> Result<u128> {
+        if self.entropy_bits <= 64 {
+            Ok(u128::from(self.random.next_u64()?))
+        } else {
+            self.random.next_u128()
+        }
+    }
+
+    /// A counter seed of `c` bits with its top bit clear, from the bits of `entropy` above the
+    /// UUID's random bits.
+    #[inline(always)]
+    fn seed_of(&self, entropy: u128, c: u32) -> u64 {
+        if c == 0 {
+            0
+        } else {
+            ((entropy >> self.random_bits) as u64) & ((1 << (c - 1)) - 1)
+        }
+    }
+
+    /// The keys a forked child skips on its first step (see the engine's fork handling).
+    fn fork_jump(&self, c: u32) -> Result<u64> {
+        Ok(if c > 1 {
+            self.random.next_u64()? & ((1 << (c - 1).min(32)) - 1)
+        } else {
+            0
+        })
     }
 
     /// Fills `out` with consecutive UUIDs of this generator's sequence: each greater than the
@@ -482,8 +622,27 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     }
 
     /// Reserves `count` consecutive keys and returns the first. `entropy` supplies the counter
-    /// seed and, for Method 2, the increment; its low `random_bits` are left for the UUID.
+    /// seed; its low `random_bits` are left for the UUID.
     fn reserve(&self, count: u64, entropy: u128) -> Result<u128> {
+        if let Some(rules) = self.rules {
+            let c = rules.shape.counter_bits;
+            if let Outcome::Keys(key) = self.word.reserve(
+                rules,
+                count.max(1),
+                self.seed_of(entropy, c),
+                self.engine.clock(),
+                self.engine.fork_source(),
+                || self.fork_jump(c),
+            )? {
+                return Ok(u128::from(key));
+            }
+        }
+        self.reserve_wide(count, entropy)
+    }
+
+    /// [`V7Generator::reserve`] on the 128-bit engine. `entropy` supplies the counter seed
+    /// and, for Method 2, the increment; its low `random_bits` are left for the UUID.
+    fn reserve_wide(&self, count: u64, entropy: u128) -> Result<u128> {
         let c = self.counter_bits;
         let above_random = entropy >> self.random_bits;
         let (seed, step) = match self.method {
@@ -608,6 +767,31 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         )
     }
 }
+
+/// Which path a generator's `generate` takes, fixed when it is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lane {
+    /// [`V7Method::DEFAULT`] without a node, on the word, with constant widths.
+    Default,
+    /// Another layout whose key fits the word.
+    Word,
+    /// [`V7Method::CPython`].
+    CPython,
+    /// The 128-bit engine.
+    Wide,
+}
+
+/// The random bits after [`V7Method::DEFAULT`]'s key.
+const DEFAULT_RANDOM_BITS: u32 = V7Method::DEFAULT.widths().2;
+
+/// The shape of [`V7Method::DEFAULT`]'s key.
+const DEFAULT_SHAPE: Shape = match V7Method::DEFAULT {
+    V7Method::SubMillisecond { counter_bits } => Shape {
+        fraction_bits: 12,
+        counter_bits,
+    },
+    _ => panic!("the default is Method 3"),
+};
 
 /// The error for a millisecond count past what a version 7 UUID holds (the year 10889).
 fn ms_out_of_range(ms: impl core::fmt::Display) -> Error {
