@@ -46,11 +46,42 @@ POLICYLESS_METHODS = frozenset({"cpython"})
 #: counter_bits, step)``, the bits of sub-millisecond time, the counter's bits after them, and
 #: the most one UUID adds to the counter (Method 2 adds a random 1 to ``2**32`` to all 74 bits).
 V7_KEYS: dict[str, tuple[int, int, int]] = {
-    "submillisecond": (12, 14, 1),
+    "submillisecond": (12, 10, 1),
     "counter": (0, 42, 1),
     "monotonic_random": (0, 74, 1 << 32),
     "cpython": (0, 42, 1),
 }
+#: The layouts of the axis: each method at its default width, and Methods 3 and 1 at a width
+#: that puts them on the other engine (the default Method 3 and a Method 1 of up to 22 counter
+#: bits keep their state in one 64-bit word; wider keys in the 128-bit engine).
+V7_LAYOUTS: tuple[tuple[str, Optional[int]], ...] = (
+    ("submillisecond", None),
+    ("submillisecond", 14),
+    ("counter", None),
+    ("counter", 22),
+    ("monotonic_random", None),
+    ("cpython", None),
+)
+#: The engines a generator's state can be on.
+ENGINES = ("word", "wide")
+
+
+def v7_key(method: str, bits: Optional[int]) -> tuple[int, int, int]:
+    """``(fraction_bits, counter_bits, step)`` of a layout (see :data:`V7_KEYS`)."""
+    fraction_bits, counter_bits, step = V7_KEYS[method]
+    if bits is not None and method in ("submillisecond", "counter"):
+        counter_bits = bits
+    return fraction_bits, counter_bits, step
+
+
+def engine(method: Optional[str], bits: Optional[int]) -> str:
+    """Where a generator keeps its state: ``"word"`` (a 64-bit word advanced by ``fetch_add``:
+    Methods 1 and 3 whose 42-bit millisecond, fraction and counter fit 64 bits) or ``"wide"``
+    (the 128-bit compare-and-swap engine: every other layout, and v1/v6)."""
+    if method not in ("submillisecond", "counter"):
+        return "wide"
+    fraction_bits, counter_bits, _ = v7_key(method, bits)
+    return "word" if 42 + fraction_bits + counter_bits <= 64 else "wide"
 POLICIES = ("reset", "error")
 #: The calls of each class: ``many`` is ``V7Generator``'s alone.
 CALLS: dict[type[Generator], tuple[str, ...]] = {
@@ -86,6 +117,13 @@ class Config:
     policy: Optional[str]
     #: One of :data:`CLOCKS`.
     clock: str
+    #: The ``V7Generator`` width (``bits``), ``None`` for the method's default.
+    bits: Optional[int] = None
+
+    @property
+    def engine(self) -> str:
+        """One of :data:`ENGINES`."""
+        return engine(self.method, self.bits)
 
     @property
     def version(self) -> int:
@@ -95,7 +133,7 @@ class Config:
     def id(self) -> str:
         parts = [f"v{self.version}"]
         if self.method is not None:
-            parts.append(self.method)
+            parts.append(self.method + ("" if self.bits is None else str(self.bits)))
         parts.append(self.policy or "no-policy")
         parts.append(f"{self.clock}-clock")
         return "-".join(parts)
@@ -111,7 +149,7 @@ class Config:
         else:
             assert clock is None, "a system-clock config takes no clock"
         if self.method is not None:
-            return self.cls(self.method, **kwargs)  # type: ignore[arg-type]
+            return self.cls(self.method, self.bits, **kwargs)  # type: ignore[arg-type, call-arg]
         return self.cls(**kwargs)  # type: ignore[arg-type]
 
     def carry_ns(self, n: int) -> int:
@@ -128,7 +166,7 @@ class Config:
         """
         if self.version in (1, 6):
             return 100 * n
-        fraction_bits, counter_bits, step = V7_KEYS[str(self.method)]
+        fraction_bits, counter_bits, step = v7_key(str(self.method), self.bits)
         ticks = ((1 << (counter_bits - 1)) - 1 + n * step) >> counter_bits
         return -(-ticks * 1_000_000 >> fraction_bits)  # rounded up
 
@@ -168,10 +206,12 @@ class Case:
 def _configs() -> tuple[Config, ...]:
     configs = []
     for cls in CLASSES:
-        methods: tuple[Optional[str], ...] = V7_METHODS if cls is uuidx.V7Generator else (None,)
-        for method, clock in itertools.product(methods, CLOCKS):
+        layouts: tuple[tuple[Optional[str], Optional[int]], ...] = (
+            V7_LAYOUTS if cls is uuidx.V7Generator else ((None, None),)
+        )
+        for (method, bits), clock in itertools.product(layouts, CLOCKS):
             policies = (None,) if method in POLICYLESS_METHODS else POLICIES
-            configs += [Config(cls, method, policy, clock) for policy in policies]
+            configs += [Config(cls, method, policy, clock, bits) for policy in policies]
     return tuple(configs)
 
 

@@ -164,12 +164,16 @@ def test_the_generator_axis_covers_every_generator() -> None:
         no_method: list[Optional[str]] = [None]
         for method in [*sorted(methods)] if hasattr(cls, "method") else no_method:
             accepted: set[Optional[str]] = {p for p in policies if _accepts_policy(cls, method, p)}
+            # Methods 1 and 3 run on either engine, by width; the others on the 128-bit one.
+            engines = generator_axis.ENGINES if method in ("counter", "submillisecond") else ["wide"]
             for policy in accepted or {None}:
                 for call in _stub_calls(stub[name]):
                     for clock in generator_axis.CLOCKS:
-                        expected.add((cls, method, policy, call, clock))
+                        for engine in engines:
+                            expected.add((cls, method, policy, call, clock, engine))
     covered = {
-        (c.config.cls, c.config.method, c.config.policy, c.call, c.config.clock) for c in cases
+        (c.config.cls, c.config.method, c.config.policy, c.call, c.config.clock, c.config.engine)
+        for c in cases
     }
     assert sorted(map(str, expected - covered)) == [], "add these to tests/generator_axis.py"
     assert sorted(map(str, covered - expected)) == [], "gone from uuidx"
@@ -188,7 +192,7 @@ def test_each_generator_config_is_what_it_says(config: generator_axis.Config) ->
         assert g.method == config.method
         # The key layout the run-ahead bounds assume, as the generator reads its own UUIDs:
         # with every bit after the timestamp set, the fraction and the counter are all ones.
-        fraction_bits, counter_bits, step = generator_axis.V7_KEYS[g.method]
+        fraction_bits, counter_bits, step = generator_axis.v7_key(g.method, config.bits)
         ones = uuidx.layout.v7(0, (1 << 12) - 1, (1 << 62) - 1)
         _, fraction, counter, _, _ = g.fields(ones)
         assert (fraction.bit_length(), counter.bit_length()) == (fraction_bits, counter_bits)
@@ -228,11 +232,11 @@ def test_the_generator_axis_reads_timestamps_as_uuidx_does() -> None:
 
 def test_the_carry_bounds_are_the_counters_headroom() -> None:
     """What ``Config.carry_ns`` allows: nothing for v7 until a counter can overflow (at least
-    2**13 UUIDs for Method 3's 14 bits, 2**41 for the 42-bit counters and Method 2), one
-    100-ns tick per UUID for v1 and v6."""
-    by_method = {c.method: c for c in catalog.GENERATOR_CONFIGS}
-    assert by_method["submillisecond"].carry_ns(1 << 13) == 0
-    assert by_method["submillisecond"].carry_ns((1 << 13) + 1) == 245  # one 1/4096 ms tick
+    2**9 UUIDs for Method 3's default 10 bits, 2**41 for the 42-bit counters and Method 2),
+    one 100-ns tick per UUID for v1 and v6."""
+    by_method = {c.method: c for c in catalog.GENERATOR_CONFIGS if c.bits is None}
+    assert by_method["submillisecond"].carry_ns(1 << 9) == 0
+    assert by_method["submillisecond"].carry_ns((1 << 9) + 1) == 245  # one 1/4096 ms tick
     for method in ("counter", "cpython", "monotonic_random"):
         assert by_method[method].carry_ns((1 << 41) - 1) == 0, method
     assert by_method["counter"].carry_ns((1 << 41) + 1) == 1_000_000

@@ -35,8 +35,9 @@ ForkJson = Callable[[Callable[[], object]], Callable[[], Any]]
 LIMIT_NS = 2_000_000
 #: The run-ahead that counting may add within one test at most: it caps how many UUIDs a test
 #: makes from a v1/v6 generator, whose timestamps step 100 ns per UUID (10,000 UUIDs). For v7 it
-#: caps nothing: Method 3's 14-bit counter, seeded below 2**13, carries one 244-ns tick per
-#: 16,384 UUIDs, and the other methods need 2**41 UUIDs to carry one millisecond.
+#: caps little: Method 3's default 10-bit counter, seeded below 2**9, carries one 244-ns tick
+#: per 1,024 UUIDs (4,096 ticks in the budget), and the 42-bit counters need 2**41 UUIDs to
+#: carry one millisecond.
 CARRY_BUDGET_NS = 1_000_000
 
 THREADS = 4
