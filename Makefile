@@ -111,9 +111,9 @@ test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 # preemptions (each step up multiplies the run time several times). A target directory of its
 # own: --cfg loom would otherwise invalidate the ordinary build.
 LOOM_MAX_PREEMPTIONS ?= 3
-test-loom: ## Model check of the generators' lock-free engine with loom (generator/engine/model.rs)
+test-loom: ## Model check of the generators' engines with loom (generator/engine/model.rs, generator/word/model.rs)
 	RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=$(LOOM_MAX_PREEMPTIONS) CARGO_TARGET_DIR=target/loom \
-		ci/cargo-ran $(CARGO) test -p uuidx-core --lib generator::engine::model
+		ci/cargo-ran $(CARGO) test -p uuidx-core --lib -- generator::engine::model generator::word::model
 
 PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_FAKETIME=$$(cat $(VENV)/.faketime) \
 	UUIDX_REQUIRE="$$($(BIN)/python ci/requirements.py required) $(PYTEST_REQUIRE)" \
