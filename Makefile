@@ -17,7 +17,7 @@ CARGO ?= cargo
 .DEFAULT_GOAL := help
 .PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded lint-targets publish-check-core demo \
 	docs docs-serve test-docs docs-check chromium \
-	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
+	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-rust-instructions bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
 	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64 \
 	wheel-pypy test-pypy platforms-report release-rehearsal
@@ -328,8 +328,11 @@ bench-columns: bench-env ## Column benchmarks (uuidx.arrow vs per-row UDFs in Du
 bench-rust: ## Rust core benchmarks (criterion, then bench-contention's); rewrites docs/performance.md's Rust tables
 	$(PYTHON_EXE) benches/rust_bench.py
 
-bench-contention: ## The lock-free v7 generator against a Mutex on 1-16 threads: throughput, p50/p99/p99.9, goals
+bench-contention: ## The v7 engines against a Mutex on 1-16 threads: bursts (all threads running) and loops, p50/p99/p99.9
 	$(CARGO) bench -p uuidx-core --bench contention
+
+bench-rust-instructions: ## Instructions per call (callgrind) and paired timings of the core's generators and parser against the uuid crate
+	$(PYTHON_EXE) benches/rust_instructions.py
 
 # Sanitizers, Miri and fuzzing: nightly Rust, its toolchain and components installed by
 # ci/nightly when missing (NIGHTLY=nightly-YYYY-MM-DD pins one). Each is a stage of .ci/run.

@@ -1,15 +1,25 @@
-//! The lock-free v7 generator against a mutex-based reference, on 1, 2, 4, 8 and 16 threads
-//! sharing one generator (RFC 9562 §6.2, Method 1 with a 42-bit counter for both, the same
-//! clock and the same randomness per UUID): throughput, and the latency of single calls.
+//! The v7 generator's engines against a mutex doing the same step, on 1, 2, 4, 8 and 16
+//! threads sharing one generator: RFC 9562 §6.2 Method 3 (a 12-bit sub-millisecond fraction)
+//! and a 10-bit counter seeded randomly each tick, the same clock and the same randomness per
+//! UUID. Three designs: `word` (the default generator: one 64-bit word, `fetch_add`), `cas128`
+//! (the 128-bit compare-and-swap engine, Method 3 with an 11-bit counter, the nearest layout it
+//! keeps) and `mutex` (a `std::sync::Mutex` around the same state as `word`).
 //!
-//! `cargo bench -p uuidx-core --bench contention` (or `make bench-contention`). Each thread
-//! count is measured in rounds; a round visits both generators, in alternating order, so that
-//! a noisy stretch of the machine weighs on both. Throughput visits run untimed calls and
-//! take the wall time of the batch; latency visits time every call with `Instant`. A ratio
-//! is the median over rounds of the ratio within a round. With `UUIDX_CONTENTION_JSON=path`
-//! the figures are also written there as JSON (for `benches/rust_bench.py`);
-//! `UUIDX_CONTENTION_THREADS=1,2,4,8,16,32` sets the thread counts (on a machine with more
-//! cores, or to see the effect of threads outnumbering them).
+//! `cargo bench -p uuidx-core --bench contention` (or `make bench-contention`). Two methods:
+//!
+//! - *Bursts* (the honest one for contention): the threads stay alive, spin on a shared flag,
+//!   and start a burst of calls together, each call timed with `Instant`. A burst counts only
+//!   if every thread was running at once: the latest thread to start started before the
+//!   earliest to finish finished (on a machine with fewer cores than threads, or under load,
+//!   many bursts are time-sliced and dropped; the table says how many were kept). ns/op is a
+//!   kept burst's wall time over its calls; p50/p99/p99.9 are of the calls of kept bursts.
+//! - *Loops*: each thread makes its share of a batch in a plain loop; the batch's wall time
+//!   per UUID. With more threads than cores, threads are time-sliced, not concurrent.
+//!
+//! Designs are visited in rotating order within each round, so that a noisy stretch of the
+//! machine weighs on all. With `UUIDX_CONTENTION_JSON=path` the figures are also written
+//! there as JSON (for `benches/rust_bench.py`); `UUIDX_CONTENTION_THREADS=1,2,4` sets the
+//! thread counts.
 //!
 //! These are measurements, not assertions: nothing here fails on a slow machine.
 
@@ -18,6 +28,7 @@
 
 use std::fmt::Write as _;
 use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 use uuidx_core::clock::{Clock as _, SystemClock};
@@ -25,56 +36,59 @@ use uuidx_core::generator::{RollbackPolicy, V7Generator, V7Method};
 use uuidx_core::random::ThreadRandom;
 use uuidx_core::{layout, Uuid};
 
-/// A reference version 7 generator with a mutex, RFC 9562 §6.2 Method 1 with a 42-bit counter
-/// (CPython 3.14's layout): `(last_ms, counter)` under a lock; a new millisecond reseeds the
-/// counter randomly with its top bit clear, the same or an earlier one increments it, and an
-/// overflowing counter moves the millisecond on. The UUID is the counter's top 12 bits in
-/// `rand_a`, its low 30 bits then 32 fresh random bits in `rand_b`.
-///
-/// It reads the clock and draws its randomness exactly as the lock-free generator does (128
-/// bits per UUID, before synchronising), so that the comparison measures the synchronisation.
+/// The reference: RFC 9562 §6.2 Method 3 with a 10-bit counter under a `Mutex`: `(tick,
+/// counter)`, a tick being a millisecond and 12 bits of its fraction; a newer tick reseeds the
+/// counter randomly with its top bit clear, the same or an older one increments it, carrying
+/// into the tick. It reads the clock and draws its randomness as the default generator does
+/// (64 bits per UUID, before synchronising), so that the comparison measures the
+/// synchronisation.
 struct MutexV7 {
-    state: Mutex<(u64, u64)>,
+    state: Mutex<u64>,
 }
 
 impl MutexV7 {
-    const COUNTER_BITS: u32 = 42;
+    const COUNTER_BITS: u32 = 10;
 
     fn new() -> Self {
         Self {
-            state: Mutex::new((0, 0)),
+            state: Mutex::new(0),
         }
     }
 
     fn generate(&self) -> Uuid {
-        let now_ms = SystemClock.now_unix_ns().unwrap_or(0) / 1_000_000;
-        let entropy = ThreadRandom.u128();
-        let seed = (entropy >> 64) as u64 & ((1 << (Self::COUNTER_BITS - 1)) - 1);
-        let (ms, counter) = {
-            let mut state = self.state.lock().unwrap();
-            let (last_ms, counter) = *state;
-            *state = if now_ms > last_ms {
-                (now_ms, seed)
-            } else if counter + 1 < 1 << Self::COUNTER_BITS {
-                (last_ms, counter + 1)
+        let ns = SystemClock.now_unix_ns().unwrap_or(0);
+        let tick = ((ns / 1_000_000) << 12) | (((ns % 1_000_000) << 12) / 1_000_000);
+        let entropy = ThreadRandom.u64();
+        let seed = (entropy >> 52) & ((1 << (Self::COUNTER_BITS - 1)) - 1);
+        let key = {
+            let mut last = self.state.lock().unwrap();
+            *last = if tick > *last >> Self::COUNTER_BITS {
+                (tick << Self::COUNTER_BITS) | seed
             } else {
-                (last_ms + 1, seed)
+                *last + 1
             };
-            *state
+            *last
         };
-        let rand_a = counter >> 30;
-        let rand_b = ((counter & ((1 << 30) - 1)) << 32) | (entropy as u64 & 0xFFFF_FFFF);
-        layout::v7::new(ms, rand_a, rand_b).unwrap()
+        // 48 bits of milliseconds, 12 of fraction, 10 of counter, 52 random.
+        let packed = (u128::from(key) << 52) | u128::from(entropy & ((1 << 52) - 1));
+        layout::v7::new(
+            (packed >> 74) as u64,
+            ((packed >> 62) & 0xFFF) as u64,
+            packed as u64 & ((1 << 62) - 1),
+        )
+        .unwrap()
     }
 }
 
 /// The thread counts measured unless `UUIDX_CONTENTION_THREADS` names others.
 const THREADS: [usize; 5] = [1, 2, 4, 8, 16];
-/// Rounds per thread count; each visits both generators once for throughput and once for
-/// latency.
+/// Rounds per thread count; each visits every design once per method.
 const ROUNDS: usize = 15;
-/// UUIDs one visit makes, split between its threads.
+/// UUIDs one loop visit makes, split between its threads.
 const PER_VISIT: usize = 200_000;
+/// Calls per thread in one burst, and bursts per design in one round.
+const BURST: usize = 200;
+const BURSTS: usize = 40;
 
 /// Whether this is a real run (`cargo bench` passes `--bench`) or a check that the harness
 /// works (`cargo test --benches`): one small round.
@@ -90,21 +104,45 @@ fn rounds() -> usize {
     }
 }
 
-fn per_visit() -> usize {
-    if quick() {
-        PER_VISIT / 100
-    } else {
-        PER_VISIT
+/// The designs, by name.
+const DESIGNS: [&str; 3] = ["word", "cas128", "mutex"];
+
+/// The three generators of one thread count.
+struct Designs {
+    word: V7Generator,
+    cas128: V7Generator,
+    mutex: MutexV7,
+}
+
+impl Designs {
+    fn new() -> Self {
+        let allowance = uuidx_core::generator::DEFAULT_ROLLBACK_ALLOWANCE_NS;
+        Self {
+            word: V7Generator::new(V7Method::DEFAULT, allowance, RollbackPolicy::Reset).unwrap(),
+            cas128: V7Generator::new(
+                V7Method::SubMillisecond { counter_bits: 11 },
+                allowance,
+                RollbackPolicy::Reset,
+            )
+            .unwrap(),
+            mutex: MutexV7::new(),
+        }
+    }
+
+    fn call(&self, design: usize) -> Uuid {
+        match design {
+            0 => self.word.generate().unwrap(),
+            1 => self.cas128.generate().unwrap(),
+            _ => self.mutex.generate(),
+        }
     }
 }
 
-/// Wall time per UUID, in ns, of `threads` threads making `per_visit()` UUIDs from a common
-/// start; each thread checks that its UUIDs increase.
-fn throughput(threads: usize, generate: &(dyn Fn() -> Uuid + Sync)) -> f64 {
-    let per_thread = per_visit() / threads;
+/// Wall time per UUID, in ns, of `threads` threads making `PER_VISIT` UUIDs in plain loops
+/// from a common start; each thread checks that its UUIDs increase.
+fn loops(threads: usize, d: &Designs, design: usize) -> f64 {
+    let per_thread = if quick() { PER_VISIT / 100 } else { PER_VISIT } / threads;
     let start = Barrier::new(threads);
-    // From the first thread's start to the last one's end, each read by the worker itself: with
-    // more threads than cores, workers run while the spawning thread waits to be scheduled.
     let spans: Vec<(Instant, Instant)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
@@ -113,7 +151,7 @@ fn throughput(threads: usize, generate: &(dyn Fn() -> Uuid + Sync)) -> f64 {
                     let began = Instant::now();
                     let mut last = Uuid::NIL;
                     for _ in 0..per_thread {
-                        let u = generate();
+                        let u = d.call(design);
                         assert!(u > last, "{u} after {last}");
                         last = black_box(u);
                     }
@@ -128,147 +166,150 @@ fn throughput(threads: usize, generate: &(dyn Fn() -> Uuid + Sync)) -> f64 {
     (ended - began).as_nanos() as f64 / (per_thread * threads) as f64
 }
 
-/// The time of each call, in ns, of `threads` threads making `per_visit()` UUIDs.
-fn latencies(threads: usize, generate: &(dyn Fn() -> Uuid + Sync), into: &mut Vec<u32>) {
-    let per_thread = per_visit() / threads;
-    let start = Barrier::new(threads);
-    let samples: Vec<Vec<u32>> = std::thread::scope(|s| {
+/// What the bursts of one design gave.
+#[derive(Default)]
+struct Bursts {
+    /// ns per UUID of each kept burst.
+    per_op: Vec<f64>,
+    /// The time of each call of the kept bursts, ns.
+    calls: Vec<u32>,
+    kept: usize,
+    tried: usize,
+}
+
+/// `BURSTS` bursts of `threads` threads started by a spinning flag; keeps those in which all
+/// threads ran at once.
+fn bursts(threads: usize, d: &Designs, design: usize, into: &mut Bursts) {
+    let go = AtomicUsize::new(0);
+    let ready = AtomicUsize::new(0);
+    let bursts = if quick() { 2 } else { BURSTS };
+    std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
-                    let mut times = Vec::with_capacity(per_thread);
-                    start.wait();
-                    for _ in 0..per_thread {
-                        let t = Instant::now();
-                        black_box(generate());
-                        times.push(u32::try_from(t.elapsed().as_nanos()).unwrap_or(u32::MAX));
+                    let mut out = Vec::with_capacity(bursts);
+                    let mut times = vec![0u32; BURST];
+                    for burst in 1..=bursts {
+                        ready.fetch_add(1, Ordering::AcqRel);
+                        while go.load(Ordering::Acquire) != burst {
+                            std::hint::spin_loop();
+                        }
+                        let began = Instant::now();
+                        for t in &mut times {
+                            let c = Instant::now();
+                            black_box(d.call(design));
+                            *t = u32::try_from(c.elapsed().as_nanos()).unwrap_or(u32::MAX);
+                        }
+                        out.push((began, Instant::now(), times.clone()));
                     }
-                    times
+                    out
                 })
             })
             .collect();
-        workers.into_iter().map(|w| w.join().unwrap()).collect()
+        for burst in 1..=bursts {
+            // Every thread is spinning (or about to): start the burst.
+            while ready.load(Ordering::Acquire) < burst * threads {
+                std::hint::spin_loop();
+            }
+            go.store(burst, Ordering::Release);
+        }
+        let results: Vec<Vec<(Instant, Instant, Vec<u32>)>> =
+            workers.into_iter().map(|w| w.join().unwrap()).collect();
+        for b in 0..bursts {
+            into.tried += 1;
+            let last_start = results.iter().map(|r| r[b].0).max().unwrap();
+            let first_end = results.iter().map(|r| r[b].1).min().unwrap();
+            if last_start >= first_end {
+                continue; // time-sliced: some thread ran only after another had finished
+            }
+            into.kept += 1;
+            let began = results.iter().map(|r| r[b].0).min().unwrap();
+            let ended = results.iter().map(|r| r[b].1).max().unwrap();
+            into.per_op
+                .push((ended - began).as_nanos() as f64 / (threads * BURST) as f64);
+            for r in &results {
+                into.calls.extend_from_slice(&r[b].2);
+            }
+        }
     });
-    into.extend(samples.into_iter().flatten());
 }
 
 fn percentile(sorted: &[u32], p: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
     let i = ((sorted.len() - 1) as f64 * p).round() as usize;
     sorted[i]
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
-/// What one thread count gave.
-struct Row {
-    threads: usize,
-    engine_ns: f64,
-    mutex_ns: f64,
-    /// Engine throughput ÷ mutex throughput, median of the per-round ratios.
-    ratio: f64,
-    /// p50, p99, p99.9 of a call, ns.
-    engine_lat: [u32; 3],
-    mutex_lat: [u32; 3],
+/// One design at one thread count.
+struct Figures {
+    /// Loops: median ns per UUID; median ratio to the mutex within a round.
+    loop_ns: f64,
+    loop_vs_mutex: f64,
+    /// Bursts: median ns per UUID; p50, p99, p99.9 of a call; bursts kept of tried.
+    burst_ns: f64,
+    burst_vs_mutex: f64,
+    latency: [u32; 3],
+    kept: usize,
+    tried: usize,
 }
 
-fn measure(threads: usize) -> Row {
-    let engine = V7Generator::new(
-        V7Method::Counter { bits: 42 },
-        uuidx_core::generator::DEFAULT_ROLLBACK_ALLOWANCE_NS,
-        RollbackPolicy::Reset,
-    )
-    .unwrap();
-    let mutex = MutexV7::new();
-    let engine_fn = || engine.generate().unwrap();
-    let mutex_fn = || mutex.generate();
-    let (mut e_times, mut m_times, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut e_lat, mut m_lat) = (Vec::new(), Vec::new());
-    // A warm-up visit each: threads, thread-local generators, page faults of the sample
-    // buffers.
-    throughput(threads, &engine_fn);
-    throughput(threads, &mutex_fn);
+fn measure(threads: usize) -> Vec<Figures> {
+    let d = Designs::new();
+    let mut loop_times: Vec<Vec<f64>> = vec![Vec::new(); 3];
+    let mut loop_ratios: Vec<Vec<f64>> = vec![Vec::new(); 3];
+    let mut burst_ratios: Vec<Vec<f64>> = vec![Vec::new(); 3];
+    let mut burst: Vec<Bursts> = (0..3).map(|_| Bursts::default()).collect();
+    for design in 0..3 {
+        loops(threads, &d, design); // warm-up
+    }
     for round in 0..rounds() {
-        let (e, m) = if round % 2 == 0 {
-            let e = throughput(threads, &engine_fn);
-            (e, throughput(threads, &mutex_fn))
-        } else {
-            let m = throughput(threads, &mutex_fn);
-            (throughput(threads, &engine_fn), m)
-        };
-        e_times.push(e);
-        m_times.push(m);
-        ratios.push(m / e);
-        if round % 2 == 0 {
-            latencies(threads, &engine_fn, &mut e_lat);
-            latencies(threads, &mutex_fn, &mut m_lat);
-        } else {
-            latencies(threads, &mutex_fn, &mut m_lat);
-            latencies(threads, &engine_fn, &mut e_lat);
+        let mut times = [0.0; 3];
+        let mut burst_medians = [0.0; 3];
+        for i in 0..3 {
+            let design = (round + i) % 3;
+            times[design] = loops(threads, &d, design);
+            let mut b = Bursts::default();
+            bursts(threads, &d, design, &mut b);
+            burst_medians[design] = median(b.per_op.clone());
+            let into = &mut burst[design];
+            into.per_op.extend(b.per_op);
+            into.calls.extend(b.calls);
+            into.kept += b.kept;
+            into.tried += b.tried;
+        }
+        for design in 0..3 {
+            loop_times[design].push(times[design]);
+            loop_ratios[design].push(times[design] / times[2]);
+            if burst_medians[design].is_finite() && burst_medians[2].is_finite() {
+                burst_ratios[design].push(burst_medians[design] / burst_medians[2]);
+            }
         }
     }
-    e_lat.sort_unstable();
-    m_lat.sort_unstable();
-    let pcts = |v: &[u32]| [0.5, 0.99, 0.999].map(|p| percentile(v, p));
-    Row {
-        threads,
-        engine_ns: median(e_times),
-        mutex_ns: median(m_times),
-        ratio: median(ratios),
-        engine_lat: pcts(&e_lat),
-        mutex_lat: pcts(&m_lat),
-    }
-}
-
-/// The floor under one uncontended call: ns per 128-bit load + compare-and-swap (what the
-/// lock-free generator pays) and per `Mutex` lock + unlock (what the reference pays), medians
-/// of paired visits.
-fn floor() -> (f64, f64) {
-    let n: u32 = if quick() { 10_000 } else { 1_000_000 };
-    let word = portable_atomic::AtomicU128::new(0);
-    let lock = Mutex::new(0u128);
-    let cas = || {
-        let t = Instant::now();
-        for _ in 0..n {
-            let v = word.load(portable_atomic::Ordering::Acquire);
-            black_box(word.compare_exchange_weak(
-                v,
-                v + 1,
-                portable_atomic::Ordering::AcqRel,
-                portable_atomic::Ordering::Acquire,
-            ))
-            .ok();
-        }
-        t.elapsed().as_nanos() as f64 / f64::from(n)
-    };
-    let mutex = || {
-        let t = Instant::now();
-        for _ in 0..n {
-            *black_box(lock.lock().unwrap()) += 1;
-        }
-        t.elapsed().as_nanos() as f64 / f64::from(n)
-    };
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for round in 0..rounds() {
-        if round % 2 == 0 {
-            a.push(cas());
-            b.push(mutex());
-        } else {
-            b.push(mutex());
-            a.push(cas());
-        }
-    }
-    (median(a), median(b))
-}
-
-fn verdict(met: bool) -> &'static str {
-    if met {
-        "met"
-    } else {
-        "MISSED"
-    }
+    (0..3)
+        .map(|design| {
+            let b = &mut burst[design];
+            b.calls.sort_unstable();
+            Figures {
+                loop_ns: median(loop_times[design].clone()),
+                loop_vs_mutex: median(loop_ratios[design].clone()),
+                burst_ns: median(b.per_op.clone()),
+                burst_vs_mutex: median(burst_ratios[design].clone()),
+                latency: [0.5, 0.99, 0.999].map(|p| percentile(&b.calls, p)),
+                kept: b.kept,
+                tried: b.tried,
+            }
+        })
+        .collect()
 }
 
 /// The thread counts of this run.
@@ -290,68 +331,68 @@ fn thread_counts() -> Vec<usize> {
 }
 
 fn main() {
-    let threads = &thread_counts();
-    let rows: Vec<Row> = threads
-        .iter()
-        .map(|&t| {
-            eprintln!("contention: {t} thread(s)...");
-            measure(t)
-        })
-        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let threads = thread_counts();
     let mut out = String::new();
     writeln!(
         out,
-        "| threads | lock-free ns/UUID | Mutex ns/UUID | throughput lock-free ÷ Mutex | \
-         p50 lock-free / Mutex (ns) | p99 | p99.9 | p99.9 lock-free ≤ Mutex |"
+        "{cores} CPUs available. Bursts: threads started together by a spinning flag, kept only \
+         when all ran at once; loops: plain loops (time-sliced when threads outnumber CPUs).\n"
     )
     .unwrap();
-    writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|").unwrap();
-    for r in &rows {
-        let [e50, e99, e999] = r.engine_lat;
-        let [m50, m99, m999] = r.mutex_lat;
-        // Goals: throughput at least the Mutex's at every thread count; a tail latency no
-        // worse than the Mutex's wherever threads contend.
-        let tail = if r.threads == 1 {
-            "—".to_owned()
-        } else {
-            verdict(e999 <= m999).to_owned()
-        };
-        writeln!(
-            out,
-            "| {} | {:.1} | {:.1} | {:.2}× (≥ 1.0×: {}) | {e50} / {m50} | {e99} / {m99} | \
-             {e999} / {m999} | {tail} |",
-            r.threads,
-            r.engine_ns,
-            r.mutex_ns,
-            r.ratio,
-            verdict(r.ratio >= 1.0),
-        )
-        .unwrap();
-    }
-    let (cas, lock) = floor();
     writeln!(
         out,
-        "\nFloor of one uncontended call: 128-bit load + compare-and-swap {cas:.1} ns, \
-         Mutex lock + unlock {lock:.1} ns."
+        "| threads | design | bursts ns/UUID | ÷ mutex | p50 / p99 / p99.9 ns | bursts kept | \
+         loops ns/UUID | ÷ mutex |"
     )
     .unwrap();
+    writeln!(out, "|---:|---|---:|---:|---:|---:|---:|---:|").unwrap();
+    let mut json_rows = Vec::new();
+    for &t in &threads {
+        eprintln!("contention: {t} thread(s)...");
+        let figures = measure(t);
+        let note = if t > cores {
+            " (more threads than CPUs)"
+        } else {
+            ""
+        };
+        for (design, f) in figures.iter().enumerate() {
+            let [p50, p99, p999] = f.latency;
+            writeln!(
+                out,
+                "| {t}{note} | {} | {:.1} | {:.2}× | {p50} / {p99} / {p999} | {} of {} | {:.1} | \
+                 {:.2}× |",
+                DESIGNS[design],
+                f.burst_ns,
+                f.burst_vs_mutex,
+                f.kept,
+                f.tried,
+                f.loop_ns,
+                f.loop_vs_mutex,
+            )
+            .unwrap();
+            json_rows.push(format!(
+                "{{\"threads\": {t}, \"design\": \"{}\", \"burst_ns\": {:.2}, \
+                 \"burst_vs_mutex\": {:.4}, \"latency_ns\": {:?}, \"kept\": {}, \"tried\": {}, \
+                 \"loop_ns\": {:.2}, \"loop_vs_mutex\": {:.4}}}",
+                DESIGNS[design],
+                f.burst_ns,
+                f.burst_vs_mutex,
+                f.latency,
+                f.kept,
+                f.tried,
+                f.loop_ns,
+                f.loop_vs_mutex
+            ));
+        }
+    }
     print!("{out}");
     if let Ok(path) = std::env::var("UUIDX_CONTENTION_JSON") {
-        let rows: Vec<String> = rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{{\"threads\": {}, \"engine_ns\": {:.2}, \"mutex_ns\": {:.2}, \
-                     \"ratio\": {:.4}, \"engine_latency_ns\": {:?}, \"mutex_latency_ns\": {:?}}}",
-                    r.threads, r.engine_ns, r.mutex_ns, r.ratio, r.engine_lat, r.mutex_lat
-                )
-            })
-            .collect();
         std::fs::write(
             &path,
             format!(
-                "{{\"rows\": [{}], \"floor_cas_ns\": {cas:.2}, \"floor_mutex_ns\": {lock:.2}}}\n",
-                rows.join(", ")
+                "{{\"cpus\": {cores}, \"rows\": [{}]}}\n",
+                json_rows.join(", ").replace("NaN", "null")
             ),
         )
         .unwrap();
