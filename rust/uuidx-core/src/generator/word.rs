@@ -372,6 +372,8 @@ impl<S: WordCells> Word<S> {
                     self.cells.set_anchor(now);
                     return Installed::Yes(first);
                 }
+                // A spurious failure (LL/SC, or Miri's weak compare-and-swap): try again.
+                Err(found) if found == word => {}
                 Err(found)
                     if found < word
                         || (strict && now - (found >> c).min(now) > rules.allowance_ticks) =>
