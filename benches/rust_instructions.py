@@ -67,7 +67,7 @@ def main() -> None:
     ratios: dict[str, list[float]] = {ours: [] for ours, _ in PAIRS}
     for r in range(args.rounds):
         this = {}
-        for op in ops[r % len(ops):] + ops[: r % len(ops)]:
+        for op in ops[r % len(ops) :] + ops[: r % len(ops)]:
             this[op] = timed(op, 20 * args.calls)
             times[op].append(this[op])
         for ours, peer in PAIRS:

@@ -82,6 +82,8 @@ def engine(method: Optional[str], bits: Optional[int]) -> str:
         return "wide"
     fraction_bits, counter_bits, _ = v7_key(method, bits)
     return "word" if 42 + fraction_bits + counter_bits <= 64 else "wide"
+
+
 POLICIES = ("reset", "error")
 #: The calls of each class: ``many`` is ``V7Generator``'s alone.
 CALLS: dict[type[Generator], tuple[str, ...]] = {

@@ -165,7 +165,9 @@ def test_the_generator_axis_covers_every_generator() -> None:
         for method in [*sorted(methods)] if hasattr(cls, "method") else no_method:
             accepted: set[Optional[str]] = {p for p in policies if _accepts_policy(cls, method, p)}
             # Methods 1 and 3 run on either engine, by width; the others on the 128-bit one.
-            engines = generator_axis.ENGINES if method in ("counter", "submillisecond") else ["wide"]
+            engines = (
+                generator_axis.ENGINES if method in ("counter", "submillisecond") else ["wide"]
+            )
             for policy in accepted or {None}:
                 for call in _stub_calls(stub[name]):
                     for clock in generator_axis.CLOCKS:

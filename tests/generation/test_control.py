@@ -601,7 +601,8 @@ def test_cpython_method_options() -> None:
 
 
 @pytest.mark.parametrize(
-    ("method", "bits"), [("submillisecond", 10), ("submillisecond", 14), ("counter", 12), ("counter", 42)]
+    ("method", "bits"),
+    [("submillisecond", 10), ("submillisecond", 14), ("counter", 12), ("counter", 42)],
 )
 @pytest.mark.parametrize("node_bits", [1, 8, 32])
 def test_node_bits_keep_order_and_separate_nodes(method: Any, bits: int, node_bits: int) -> None:
