@@ -30,6 +30,8 @@ mod engine;
 pub mod gregorian;
 #[cfg(test)]
 mod interleavings;
+#[cfg(all(test, loom))]
+mod model_support;
 pub mod v7;
 mod word;
 

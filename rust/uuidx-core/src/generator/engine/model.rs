@@ -29,8 +29,7 @@
 //! and thread tests cover those), and interleavings beyond the preemption bound.
 
 use super::{Cells, Engine, Step, Tick, TimeBase};
-use crate::clock::Clock;
-use crate::fork::ForkSource;
+use crate::generator::model_support::{ModelClock, ModelFork, ALLOWANCE_NS, MS, START_NS};
 use crate::generator::v7::cpython_step;
 use crate::generator::RollbackPolicy;
 use crate::Result;
@@ -78,30 +77,7 @@ impl Cells for ModelCells {
     }
 }
 
-/// Nanoseconds since 1970 in one atomic.
-#[derive(Debug)]
-struct ModelClock(AtomicU64);
-
-impl Clock for ModelClock {
-    fn now_unix_ns(&self) -> Result<u64> {
-        Ok(self.0.load(Ordering::SeqCst))
-    }
-}
-
-#[derive(Debug)]
-struct ModelFork(AtomicU64);
-
-impl ForkSource for ModelFork {
-    fn epoch(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
 type Model = Engine<ModelClock, ModelFork, ModelCells>;
-
-const MS: u64 = 1_000_000;
-const ALLOWANCE_NS: u64 = 10 * MS;
-const START_NS: u64 = 1_000 * MS;
 
 fn model(policy: RollbackPolicy) -> Arc<Model> {
     model_with(ALLOWANCE_NS, policy)

@@ -22,8 +22,7 @@
 //! beyond the preemption bound.
 
 use super::{Outcome, Rules, Shape, Word, WordCells};
-use crate::clock::Clock;
-use crate::fork::ForkSource;
+use crate::generator::model_support::{ModelClock, ModelFork, ALLOWANCE_NS, MS, START_NS};
 use crate::generator::RollbackPolicy;
 use crate::Result;
 use loom::sync::atomic::{AtomicU64, Ordering};
@@ -70,28 +69,6 @@ impl WordCells for ModelWord {
     }
 }
 
-/// Nanoseconds since 1970 in one atomic.
-#[derive(Debug)]
-struct ModelClock(AtomicU64);
-
-impl Clock for ModelClock {
-    fn now_unix_ns(&self) -> Result<u64> {
-        Ok(self.0.load(Ordering::SeqCst))
-    }
-}
-
-#[derive(Debug)]
-struct ModelFork(AtomicU64);
-
-impl ForkSource for ModelFork {
-    fn epoch(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-const MS: u64 = 1_000_000;
-const ALLOWANCE_NS: u64 = 10 * MS;
-const START_NS: u64 = 1_000 * MS;
 const COUNTER_BITS: u32 = 3;
 const SHAPE: Shape = Shape {
     fraction_bits: 0,
