@@ -12,9 +12,11 @@
 //! A key older than the reading (the first call of a new tick) installs `now << C | seed`
 //! (`seed` random, top bit clear) with a compare-and-swap, from the value its `fetch_add`
 //! left, and stores the reading as the *anchor*. The swap is retried only while the word is
-//! below the new key (another thread's `fetch_add` moved it); once the word is at or above
-//! it, some thread installed a tick at least as new, and this call takes one more
-//! `fetch_add`, whose key is then valid. Every key handed out is one value of the word,
+//! below the new key and has moved as other threads' `fetch_add`s or a newer install move it;
+//! once the word is at or above the new key, some thread installed a tick at least as new,
+//! and this call takes one more `fetch_add`, whose key is then valid. A word that moved down,
+//! or to a tick more than the allowance behind the reading, may be a reset this reading
+//! predates: the call counts on from it rather than lift the word back above the reset. Every key handed out is one value of the word,
 //! taken by one `fetch_add` or one swap, and the word only moves up (except on a reset, below),
 //! so keys are unique and each is greater than every key handed out before it began.
 //!
@@ -291,12 +293,7 @@ impl<S: WordCells> Word<S> {
         let mut key = key;
         // A key of 0 is the first: no state was installed before this reading was taken.
         if key >> c < now && (now - (key >> c) <= allowance || key == 0) {
-            match self.install(
-                rules,
-                ((now << c) | seed, now, n),
-                key.wrapping_add(n),
-                true,
-            ) {
+            match self.install(rules, ((now << c) | seed, now, n), key.wrapping_add(n)) {
                 Installed::Yes(first) => return Ok(Outcome::Keys(first)),
                 Installed::Newer => {
                     key = self.cells.fetch_add(n);
@@ -305,7 +302,7 @@ impl<S: WordCells> Word<S> {
                         return Ok(Outcome::Keys(key));
                     }
                 }
-                Installed::Reset => key = self.cells.fetch_add(n),
+                Installed::Moved => key = self.cells.fetch_add(n),
             }
         }
         let anchor = self.cells.anchor();
@@ -316,7 +313,7 @@ impl<S: WordCells> Word<S> {
         let first = (later << c) | seed;
         let found = if tick < later {
             // A new tick, on a reading taken after the state was seen.
-            self.install(rules, (first, later, n), key.wrapping_add(n), false)
+            self.install(rules, (first, later, n), key.wrapping_add(n))
         } else if tick - later <= allowance || anchor.saturating_sub(later) <= allowance {
             // Within the allowance, or ahead without proof (a run-ahead, or a delayed
             // reading): the key stands.
@@ -332,7 +329,7 @@ impl<S: WordCells> Word<S> {
             let mut word = self.cells.load();
             loop {
                 if (word >> c).saturating_sub(later) <= allowance {
-                    break Installed::Reset;
+                    break Installed::Moved;
                 }
                 match self.cells.compare_exchange(word, first + n) {
                     Ok(()) => {
@@ -347,24 +344,21 @@ impl<S: WordCells> Word<S> {
             Installed::Yes(first) => Ok(Outcome::Keys(first)),
             // Another thread installed a state after this reading was taken: count on from
             // it (comparing the reading with it would take an older reading for the clock).
-            Installed::Newer | Installed::Reset => Ok(Outcome::Keys(self.cells.fetch_add(n))),
+            Installed::Newer | Installed::Moved => Ok(Outcome::Keys(self.cells.fetch_add(n))),
         }
     }
 
     /// Swaps the word from `word` (what this thread last saw) to `n` keys from `first`, of
-    /// the tick of the reading `now`, unless another thread installed a tick at least as new
-    /// or moved the word down.
+    /// the tick of the reading `now`, unless another thread installed a tick at least as new,
+    /// or the word moved in a way this reading may predate.
     ///
-    /// With `strict` (a reading taken before this call's `fetch_add`), a swap that fails on a
-    /// word more than the allowance behind the reading gives up as well: the word may be a
-    /// reset this reading predates.
-    fn install(
-        &self,
-        rules: Rules,
-        (first, now, n): (u64, u64, u64),
-        mut word: u64,
-        strict: bool,
-    ) -> Installed {
+    /// A failed swap retries on the word it found when that word is the same tick counted on
+    /// by other threads' `fetch_add`s, or a newer tick installed within the allowance of the
+    /// reading. A word that moved down, or to a tick more than the allowance behind the
+    /// reading, may be a reset taken after this reading (even one that moved the word up
+    /// first and then down past where this thread saw it): the call gives up its reading and
+    /// counts on from the word ([`Installed::Moved`]).
+    fn install(&self, rules: Rules, (first, now, n): (u64, u64, u64), mut word: u64) -> Installed {
         let c = rules.shape.counter_bits;
         while word <= first {
             match self.cells.compare_exchange(word, first + n) {
@@ -374,13 +368,13 @@ impl<S: WordCells> Word<S> {
                 }
                 // A spurious failure (LL/SC, or Miri's weak compare-and-swap): try again.
                 Err(found) if found == word => {}
-                Err(found)
-                    if found < word
-                        || (strict && now - (found >> c).min(now) > rules.allowance_ticks) =>
-                {
-                    return Installed::Reset
+                Err(found) => {
+                    let (was, is) = (word >> c, found >> c);
+                    if found < word || (is != was && now - is.min(now) > rules.allowance_ticks) {
+                        return Installed::Moved;
+                    }
+                    word = found;
                 }
-                Err(found) => word = found,
             }
         }
         Installed::Newer
@@ -393,8 +387,9 @@ enum Installed {
     Yes(u64),
     /// A tick at least as new is installed.
     Newer,
-    /// The word moved down: another thread followed the clock back.
-    Reset,
+    /// The word moved in a way this call's reading may predate (another thread followed the
+    /// clock back): count on from it.
+    Moved,
 }
 
 #[cfg(all(test, loom))]
