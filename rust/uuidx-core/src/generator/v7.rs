@@ -205,11 +205,9 @@ pub struct V7Generator<C = SystemClock, R = ThreadRandom, F = ProcessFork> {
     /// The 128-bit state: every layout's past the word's window, and the whole of the
     /// layouts whose key does not fit a word.
     engine: Engine<C, F>,
-    /// The word's shape and rollback rules, if the layout's key fits it.
-    rules: Option<Rules>,
-    /// Which path [`V7Generator::generate`] takes.
+    /// Which path [`V7Generator::generate`] takes: the word's unless the key does not fit it.
     lane: Lane,
-    /// `rules` without the option (unused unless `lane` is `Default` or `Word`).
+    /// The word's shape and rollback rules (unused on the `CPython` and `Wide` lanes).
     word_rules: Rules,
     method: V7Method,
     fraction_bits: u32,
@@ -287,38 +285,30 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             V7Method::CPython => (u64::MAX, RollbackPolicy::Reset),
             _ => (allowance_ns, policy),
         };
-        let rules = match method {
+        let shape = match method {
             V7Method::Counter { .. } | V7Method::SubMillisecond { .. } => {
-                match Shape::fitting(fraction_bits, counter_bits) {
-                    Some(shape) => Some(Rules {
-                        shape,
-                        allowance_ns,
-                        allowance_ticks: shape.ticks_in(allowance_ns),
-                        policy,
-                    }),
-                    None => None,
-                }
+                Shape::fitting(fraction_bits, counter_bits)
             }
             V7Method::MonotonicRandom { .. } | V7Method::CPython => None,
         };
-        let lane = match (method, rules) {
+        let lane = match (method, shape) {
             (V7Method::CPython, _) => Lane::CPython,
             (_, None) => Lane::Wide,
             (V7Method::DEFAULT, Some(_)) => Lane::Default,
             (_, Some(_)) => Lane::Word,
         };
+        let shape = match shape {
+            Some(shape) => shape,
+            None => DEFAULT_SHAPE,
+        };
         Self {
             word: Word::new(),
-            rules,
             lane,
-            word_rules: match rules {
-                Some(rules) => rules,
-                None => Rules {
-                    shape: DEFAULT_SHAPE,
-                    allowance_ns,
-                    allowance_ticks: 0,
-                    policy,
-                },
+            word_rules: Rules {
+                shape,
+                allowance_ns,
+                allowance_ticks: shape.ticks_in(allowance_ns),
+                policy,
             },
             engine: Engine::new(
                 TimeBase::Unix { fraction_bits },
@@ -397,7 +387,6 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     pub fn with_fork_source<G: ForkSource>(self, fork: G) -> V7Generator<C, R, G> {
         V7Generator {
             word: Word::new(),
-            rules: self.rules,
             lane: self.lane,
             word_rules: self.word_rules,
             engine: self.engine.with_fork(fork),
@@ -416,7 +405,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// advanced by `fetch_add` (the default, Method 3 with up to 10 counter bits, Method 1
     /// with up to 22), 128 for the others (a compare-and-swap on a 128-bit word).
     pub fn state_bits(&self) -> u32 {
-        if self.rules.is_some() {
+        if self.lane.on_the_word() {
             64
         } else {
             128
@@ -491,33 +480,17 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     #[inline(always)]
     fn generate_word(&self, rules: Rules, random_bits: u32, node: bool) -> Result<Uuid> {
         let c = rules.shape.counter_bits;
-        let entropy = if random_bits + c.saturating_sub(1) <= 64 {
-            u128::from(self.random.next_u64()?)
-        } else {
-            self.random.next_u128()?
-        };
-        let seed = if c == 0 {
-            0
-        } else {
-            ((entropy >> random_bits) as u64) & ((1 << (c - 1)) - 1)
-        };
+        let entropy = self.draw(random_bits + c.saturating_sub(1))?;
         match self.word.reserve(
             rules,
             1,
-            seed,
+            seed_of(entropy, random_bits, c),
             self.engine.clock(),
             self.engine.fork_source(),
             || self.fork_jump(c),
         )? {
             Outcome::Keys(key) if !node => {
-                let packed = (u128::from(key) << random_bits)
-                    | u128::from(low_bits(entropy as u64, random_bits.min(63)));
-                Ok(crate::layout::join(
-                    7,
-                    (packed >> 74) as u64,
-                    ((packed >> 62) & 0xFFF) as u16,
-                    packed as u64,
-                ))
+                Ok(pack(u128::from(key), entropy as u64, random_bits, 0, 0))
             }
             Outcome::Keys(key) => Ok(self.compose(u128::from(key), entropy as u64)),
             Outcome::Wide => {
@@ -530,25 +503,22 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// The random bits of one call: the UUID's, then the counter seed's (and the increment's).
     #[inline(always)]
     fn entropy(&self) -> Result<u128> {
-        if self.entropy_bits <= 64 {
+        self.draw(self.entropy_bits)
+    }
+
+    /// At least `bits` random bits: one 64-bit draw when that is enough.
+    #[inline(always)]
+    fn draw(&self, bits: u32) -> Result<u128> {
+        if bits <= 64 {
             Ok(u128::from(self.random.next_u64()?))
         } else {
             self.random.next_u128()
         }
     }
 
-    /// A counter seed of `c` bits with its top bit clear, from the bits of `entropy` above the
-    /// UUID's random bits.
-    #[inline(always)]
-    fn seed_of(&self, entropy: u128, c: u32) -> u64 {
-        if c == 0 {
-            0
-        } else {
-            ((entropy >> self.random_bits) as u64) & ((1 << (c - 1)) - 1)
-        }
-    }
-
-    /// The keys a forked child skips on its first step (see the engine's fork handling).
+    /// The keys a forked child skips on its first step: a random count below `2^(c-1)` (at
+    /// most `2^32`), so that it and its parent, which continue from one state, are unlikely to
+    /// step through the same counter values.
     fn fork_jump(&self, c: u32) -> Result<u64> {
         Ok(if c > 1 {
             self.random.next_u64()? & ((1 << (c - 1).min(32)) - 1)
@@ -624,12 +594,13 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// Reserves `count` consecutive keys and returns the first. `entropy` supplies the counter
     /// seed; its low `random_bits` are left for the UUID.
     fn reserve(&self, count: u64, entropy: u128) -> Result<u128> {
-        if let Some(rules) = self.rules {
+        if self.lane.on_the_word() {
+            let rules = self.word_rules;
             let c = rules.shape.counter_bits;
             if let Outcome::Keys(key) = self.word.reserve(
                 rules,
                 count.max(1),
-                self.seed_of(entropy, c),
+                seed_of(entropy, self.random_bits, c),
                 self.engine.clock(),
                 self.engine.fork_source(),
                 || self.fork_jump(c),
@@ -653,8 +624,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                     step,
                 )
             }
-            _ if c == 0 => (0, 1),
-            _ => (above_random & ((1 << (c - 1)) - 1), 1),
+            _ => (u128::from(seed_of(entropy, self.random_bits, c)), 1),
         };
         let span = u128::from(count.max(1)) - 1;
         let mut jump = None;
@@ -664,12 +634,10 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                     // A forked child jumps ahead by a random amount, so that it and its
                     // parent, which continue from the same state, are unlikely to step
                     // through the same counter values.
-                    let jump = if c > 1 && s.forked {
+                    let jump = if s.forked {
                         match jump {
                             Some(j) => j,
-                            None => *jump.insert(u128::from(
-                                self.random.next_u64()? & ((1 << (c - 1).min(32)) - 1),
-                            )),
+                            None => *jump.insert(u128::from(self.fork_jump(c)?)),
                         }
                     } else {
                         0
@@ -755,16 +723,41 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// The UUID for `key` with the node and the low random bits of `random` after it.
     #[inline]
     fn compose(&self, key: u128, random: u64) -> Uuid {
-        let fresh = self.random_bits - self.node_bits;
-        let packed = (key << self.random_bits)
-            | (u128::from(self.node) << fresh)
-            | u128::from(low_bits(random, fresh.min(63)));
-        crate::layout::join(
-            7,
-            (packed >> 74) as u64,
-            ((packed >> 62) & 0xFFF) as u16,
-            packed as u64,
-        )
+        pack(key, random, self.random_bits, self.node, self.node_bits)
+    }
+}
+
+/// The UUID for `key` followed by `random_bits` bits: the `node_bits`-bit `node` first, then
+/// the low bits of `random`.
+#[inline(always)]
+fn pack(key: u128, random: u64, random_bits: u32, node: u64, node_bits: u32) -> Uuid {
+    let fresh = random_bits - node_bits;
+    let packed = (key << random_bits)
+        | (u128::from(node) << fresh)
+        | u128::from(low_bits(random, fresh.min(63)));
+    crate::layout::join(
+        7,
+        (packed >> 74) as u64,
+        ((packed >> 62) & 0xFFF) as u16,
+        packed as u64,
+    )
+}
+
+/// A counter seed of `c` bits with its top bit clear, from the bits of `entropy` above the
+/// UUID's `random_bits`.
+#[inline(always)]
+const fn seed_of(entropy: u128, random_bits: u32, c: u32) -> u64 {
+    if c == 0 {
+        0
+    } else {
+        ((entropy >> random_bits) as u64) & ((1 << (c - 1)) - 1)
+    }
+}
+
+impl Lane {
+    /// Whether the state is the 64-bit word.
+    const fn on_the_word(self) -> bool {
+        matches!(self, Self::Default | Self::Word)
     }
 }
 
