@@ -1,15 +1,18 @@
 //! Lock-free monotonic generators for the time-based versions ([RFC 9562 §6.1](https://www.rfc-editor.org/rfc/rfc9562#section-6.1)-[§6.3](https://www.rfc-editor.org/rfc/rfc9562#section-6.3)).
 //!
-//! Each generator keeps its state in one 128-bit atomic word (`portable_atomic::AtomicU128`:
-//! `cmpxchg16b` on x86-64, `casp`/LL-SC pairs on AArch64) advanced by compare-and-swap: the
-//! last key and, above it, how far that key ran ahead of the anchor (the clock reading of the
-//! last new tick) that rollback is measured against; no mutex, read-write lock or spin lock is
-//! taken on the generation path. One engine (the private `engine` module) runs that loop for
-//! every version; the versions differ only in how they compute the next key from the last one.
+//! The default v7 generator, and the v7 layouts whose key fits 64 bits, keep their state in one
+//! `AtomicU64` advanced by `fetch_add` (the private `word` module: one atomic operation per
+//! UUID, a compare-and-swap at each new tick, a cold path for rollbacks). Every other generator
+//! keeps its state in one 128-bit atomic word (`portable_atomic::AtomicU128`: `cmpxchg16b` on
+//! x86-64, `casp`/LL-SC pairs on AArch64) advanced by compare-and-swap: the last key and, above
+//! it, how far that key ran ahead of the anchor (the clock reading of the last new tick) that
+//! rollback is measured against. No mutex, read-write lock or spin lock is taken on the
+//! generation path. One engine (the private `engine` module) runs that loop for every version;
+//! the versions differ only in how they compute the next key from the last one.
 //! A clock rollback beyond the allowance is declared only on proof: a reading more than the
 //! allowance below one taken before it, however long the thread was descheduled in between.
 //!
-//! The successful CAS orders all calls of one generator. For v6 and v7 every UUID it returns
+//! The atomic operations that hand out the keys order all calls of one generator. For v6 and v7 every UUID it returns
 //! is strictly greater than every UUID it returned before, across all threads; for v1, whose
 //! layout puts `time_low` first, the *timestamps* strictly increase but the UUIDs do not sort
 //! by them. The one exception is a rollback beyond the allowance under

@@ -8,13 +8,16 @@
 //! unix_ts_ms (48) | fraction (F) | counter (C) | random (R)     with F + C + R = 74
 //! ```
 //!
-//! The *key* `unix_ts_ms | fraction | counter` is the generator's whole state, held in one
-//! `AtomicU128` and advanced by compare-and-swap. A new tick seeds the counter randomly with
+//! The *key* `unix_ts_ms | fraction | counter` is the generator's whole state. When it fits
+//! 64 bits (Method 3 with up to 10 counter bits, the default; Method 1 with up to 22) it is one
+//! `AtomicU64` advanced by `fetch_add` (the `word` module); otherwise one `AtomicU128` advanced
+//! by compare-and-swap (the `engine` module), which also takes over a word's layout for
+//! readings past 2109, where 42 bits of milliseconds end. A new tick seeds the counter randomly with
 //! its top bit clear (the rollover guard); the same tick (or a clock within the rollback
 //! allowance behind it) increments the last key. Because the key is one integer, a counter
 //! that overflows carries into the fraction and the timestamp, moving them ahead of the clock
 //! as [§6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2) allows, and never repeats a value. The random bits are drawn fresh for each UUID
-//! and are not part of the state. The compare-and-swap loop is the shared engine's.
+//! and are not part of the state.
 
 use super::engine::{Engine, Step, Tick, TimeBase};
 use super::word::{Outcome, Rules, Shape, Word};
@@ -60,9 +63,10 @@ pub enum V7Method {
 }
 
 impl V7Method {
-    /// uuidx's default: Method 3 followed by a 14-bit counter. Sub-millisecond ordering across
-    /// processes, 48 fresh random bits in every UUID, and at least 8192 UUIDs per 244 ns tick
-    /// before the counter carries into the clock (over 30 billion a second).
+    /// uuidx's default: Method 3 followed by a 10-bit counter. Sub-millisecond ordering across
+    /// processes, 52 fresh random bits in every UUID, at least 512 UUIDs per 244 ns tick before
+    /// the counter carries into the clock (over 2 billion a second), and a key (timestamp,
+    /// fraction, counter) of 64 bits: the state is one word advanced by `fetch_add`.
     pub const DEFAULT: Self = Self::SubMillisecond { counter_bits: 10 };
 
     /// Every method with its default width, the default first.
