@@ -256,7 +256,8 @@ BENCH_RESULTS ?= target/bench
 # (CONTRIBUTING.md, "Performance goals"): ROWS:PEER=BOUND, call:A/B=BOUND, call:A-B=Nns (--help).
 BENCH_GOALS ?= single:uuid_utils=0.9 single:fastuuid=1.0 list:uuid_utils=0.5 import:uuid=1.3 \
 	call:uuidx.uuid7/uuid_utils.uuid7=0.6 call:uuidx.uuid7-uuidx.uuid4=20ns \
-	call:uuidx.uuid7_str/fastuuidv7.uuid7_str=1.5 call:uuidx.uuid7_str/c_uuid_v7.uuid7=1.5
+	call:uuidx.uuid7_str/fastuuidv7.uuid7_str=1.5 call:uuidx.uuid7_str/c_uuid_v7.uuid7=1.5 \
+	call:uuidx.uuid7/uuidx.uuid4=1.3 call:uuidx.uuid7_str/uuidx.uuid4_str=1.65
 # BENCH_REPORT_ARGS=--allow-dirty: let bench-report write runs of uncommitted trees to the page.
 BENCH_REPORT_ARGS ?=
 # The interpreters of `make bench-all`; python3.14 and python3.15 run in the Debian chroot
