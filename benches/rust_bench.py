@@ -132,7 +132,7 @@ def contention() -> list[str]:
     for r in data["rows"]:
         ratio = "—" if r["burst_vs_mutex"] is None else f"{r['burst_vs_mutex']:.2f}×"
         burst = "—" if r["burst_ns"] is None else fmt(r["burst_ns"])
-        lat = " / ".join(str(x) for x in r["latency_ns"])
+        lat = " / ".join(str(x) for x in r["latency_ns"]) if r["kept"] else "—"
         more = " (more threads than CPUs)" if r["threads"] > data["cpus"] else ""
         lines.append(f"| {r['threads']}{more} | {r['design']} | {burst} | {ratio} | {lat} | "
                      f"{r['kept']} of {r['tried']} | {fmt(r['loop_ns'])} | "
