@@ -25,7 +25,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import uuidx
 
@@ -151,7 +151,10 @@ class Config:
         else:
             assert clock is None, "a system-clock config takes no clock"
         if self.method is not None:
-            return self.cls(self.method, self.bits, **kwargs)  # type: ignore[arg-type, call-arg]
+            # Only V7Generator takes a method and a width: its options arrive as a dict.
+            v7: Any = self.cls
+            made: Generator = v7(self.method, self.bits, **kwargs)
+            return made
         return self.cls(**kwargs)  # type: ignore[arg-type]
 
     def carry_ns(self, n: int) -> int:
