@@ -247,15 +247,12 @@ impl Cells for Native {
     }
 }
 
-/// The state, settings and sources of one generator (see the module documentation).
-// `repr(C)` keeps the cells first: the generators that embed the engine first and are
-// 64-byte aligned then have them in one cache line of their own.
-#[derive(Debug)]
-#[repr(C)]
-pub(crate) struct Engine<C, F, S = Native> {
-    /// `STARTED | run-ahead << field_shift | key` of the last key handed out; 0 before the
-    /// first.
-    cells: S,
+/// Where a key and its run-ahead lie in the state word, and the time base of its ticks: all
+/// that [`Engine::advance_in`] needs to know of a layout. A generator whose layout is fixed
+/// when it is compiled passes a constant, so that no shift or mask of its step is by a width
+/// read from memory; the others pass the engine's own ([`Engine::advance`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Geometry {
     base: TimeBase,
     /// The bits of a key in the state.
     key_mask: u128,
@@ -267,6 +264,57 @@ pub(crate) struct Engine<C, F, S = Native> {
     cap: u64,
     /// A key's tick is `key >> tick_shift`.
     tick_shift: u32,
+}
+
+impl Geometry {
+    /// Keys of `key_bits` bits in ticks of `base`, whose tick is `key >> tick_shift`, in a
+    /// state word of `word_bits` bits.
+    pub(crate) const fn new(
+        base: TimeBase,
+        key_bits: u32,
+        tick_shift: u32,
+        word_bits: u32,
+    ) -> Self {
+        assert!(
+            key_bits < word_bits - 1,
+            "a key leaves no room for the run-ahead"
+        );
+        let field_shift = if key_bits > word_bits - 32 {
+            key_bits
+        } else {
+            word_bits - 32
+        };
+        Self {
+            base,
+            key_mask: (1 << key_bits) - 1,
+            field_shift,
+            cap: (1 << (word_bits - 1 - field_shift)) - 1,
+            tick_shift,
+        }
+    }
+
+    /// [`Geometry::new`] in the 128-bit word of every real generator.
+    pub(crate) const fn native(base: TimeBase, key_bits: u32, tick_shift: u32) -> Self {
+        Self::new(base, key_bits, tick_shift, Native::BITS)
+    }
+
+    /// The width of a key.
+    pub(crate) const fn key_bits(self) -> u32 {
+        self.key_mask.count_ones()
+    }
+}
+
+/// The state, settings and sources of one generator (see the module documentation).
+// `repr(C)` keeps the cells first: the generators that embed the engine first and are
+// 64-byte aligned then have them in one cache line of their own.
+#[derive(Debug)]
+#[repr(C)]
+pub(crate) struct Engine<C, F, S = Native> {
+    /// `STARTED | run-ahead << field_shift | key` of the last key handed out; 0 before the
+    /// first.
+    cells: S,
+    /// The layout of the state.
+    geometry: Geometry,
     allowance_ns: u64,
     allowance_ticks: u64,
     policy: RollbackPolicy,
@@ -281,35 +329,22 @@ impl<C, F, S: Cells> Engine<C, F, S> {
 }
 
 impl<C: Clock, F: ForkSource> Engine<C, F> {
-    /// An engine for keys of `key_bits` bits whose tick is `key >> tick_shift`; an
+    /// An engine for keys laid out as `geometry` says (see [`Geometry::native`]); an
     /// `allowance_ns` of `u64::MAX` is infinite (no reading proves a rollback).
     pub(crate) const fn new(
-        base: TimeBase,
-        key_bits: u32,
-        tick_shift: u32,
+        geometry: Geometry,
         allowance_ns: u64,
         policy: RollbackPolicy,
         clock: C,
         fork: F,
     ) -> Self {
-        Self::with_cells(
-            base,
-            key_bits,
-            tick_shift,
-            allowance_ns,
-            policy,
-            clock,
-            fork,
-            Native::new(),
-        )
+        Self::with_cells(geometry, allowance_ns, policy, clock, fork, Native::new())
     }
 
     /// Replaces the fork source (the engine is fresh: nothing to carry over but its settings).
     pub(crate) fn with_fork<G: ForkSource>(self, fork: G) -> Engine<C, G> {
         Engine::new(
-            self.base,
-            self.key_mask.count_ones(),
-            self.tick_shift,
+            self.geometry,
             self.allowance_ns,
             self.policy,
             self.clock,
@@ -319,40 +354,26 @@ impl<C: Clock, F: ForkSource> Engine<C, F> {
 }
 
 impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
-    #[allow(clippy::too_many_arguments)]
+    /// [`Engine::new`] on `cells`: the 128-bit word of the real generators, or the loom
+    /// model's narrower one.
     pub(crate) const fn with_cells(
-        base: TimeBase,
-        key_bits: u32,
-        tick_shift: u32,
+        geometry: Geometry,
         allowance_ns: u64,
         policy: RollbackPolicy,
         clock: C,
         fork: F,
         cells: S,
     ) -> Self {
-        assert!(
-            key_bits < S::BITS - 1,
-            "a key leaves no room for the run-ahead"
-        );
-        let field_shift = if key_bits > S::BITS - 32 {
-            key_bits
-        } else {
-            S::BITS - 32
-        };
         Self {
             cells,
-            base,
-            key_mask: (1 << key_bits) - 1,
-            field_shift,
-            cap: (1 << (S::BITS - 1 - field_shift)) - 1,
-            tick_shift,
+            geometry,
             allowance_ns,
             // No finite reading is behind an allowance of `u64::MAX` ns (the `cpython`
             // method's: it never follows the clock back, however far).
             allowance_ticks: if allowance_ns == u64::MAX {
                 u64::MAX
             } else {
-                base.ticks_in(allowance_ns)
+                geometry.base.ticks_in(allowance_ns)
             },
             policy,
             clock,
@@ -376,39 +397,39 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
         &self.fork
     }
 
-    #[inline]
-    fn tick_of(&self, key: u128) -> u64 {
-        (key >> self.tick_shift) as u64
+    #[inline(always)]
+    fn tick_of(g: Geometry, key: u128) -> u64 {
+        (key >> g.tick_shift) as u64
     }
 
     /// The key and run-ahead of a started state.
-    #[inline]
-    fn unpack(&self, state: u128) -> (u128, u64) {
+    #[inline(always)]
+    fn unpack(g: Geometry, state: u128) -> (u128, u64) {
         let run_ahead = if S::BITS == 128 {
             // The field is in the high half: a 64-bit shift.
-            ((state >> 64) as u64 >> (self.field_shift - 64)) & self.cap
+            ((state >> 64) as u64 >> (g.field_shift - 64)) & g.cap
         } else {
-            (state >> self.field_shift) as u64 & self.cap
+            (state >> g.field_shift) as u64 & g.cap
         };
-        (state & self.key_mask, run_ahead)
+        (state & g.key_mask, run_ahead)
     }
 
     /// The state for `key` with `run_ahead` (at most `cap`).
-    #[inline]
-    fn pack(&self, key: u128, run_ahead: u64) -> u128 {
+    #[inline(always)]
+    fn pack(g: Geometry, key: u128, run_ahead: u64) -> u128 {
         let field = if S::BITS == 128 {
-            u128::from(run_ahead << (self.field_shift - 64)) << 64
+            u128::from(run_ahead << (g.field_shift - 64)) << 64
         } else {
-            u128::from(run_ahead) << self.field_shift
+            u128::from(run_ahead) << g.field_shift
         };
         Self::STARTED | field | key
     }
 
     /// The key, if it fits the key's bits; checked in every build, since a wider key would
     /// spill into the run-ahead field and the started flag.
-    #[inline]
-    fn checked(&self, key: u128) -> Result<u128> {
-        if key & !self.key_mask == 0 {
+    #[inline(always)]
+    fn checked(g: Geometry, key: u128) -> Result<u128> {
+        if key & !g.key_mask == 0 {
             Ok(key)
         } else {
             Err(super::out_of_range(
@@ -425,7 +446,25 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
     /// A clock error; [`crate::ErrorKind::ClockRollback`] under [`RollbackPolicy::Error`];
     /// whatever `next` returns, or a key wider than the layout (the state is then unchanged).
     #[inline]
-    pub(crate) fn advance<T>(&self, mut next: impl FnMut(&Step) -> Result<(u128, T)>) -> Result<T> {
+    pub(crate) fn advance<T>(&self, next: impl FnMut(&Step) -> Result<(u128, T)>) -> Result<T> {
+        self.advance_in(self.geometry, next)
+    }
+
+    /// [`Engine::advance`] with the engine's geometry given as `g`, a constant of the caller's
+    /// that the compiler folds into the step (it must be the engine's own).
+    ///
+    /// # Errors
+    /// As [`Engine::advance`].
+    #[inline(always)]
+    pub(crate) fn advance_in<T>(
+        &self,
+        g: Geometry,
+        mut next: impl FnMut(&Step) -> Result<(u128, T)>,
+    ) -> Result<T> {
+        debug_assert_eq!(
+            g, self.geometry,
+            "a step in another layout than the engine's"
+        );
         let epoch = self.fork.epoch();
         let forked = epoch != self.cells.fork_seen();
         // The state first: its anchor must be a reading taken before this one. If the state
@@ -434,17 +473,17 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
         // reading would learn of a move one compare-and-swap sooner, at the price of a
         // 128-bit load in every call.)
         let mut state = self.cells.load();
-        let now = Reading(self.base.ticks(self.clock.now_unix_ns()?));
+        let now = Reading(g.base.ticks(self.clock.now_unix_ns()?));
         let mut fresh = true;
-        let cap = self.cap;
+        let cap = g.cap;
         let mut backoff = Backoff::default();
         loop {
             let (tick, last_tick, run_ahead) = if state & Self::STARTED == 0 {
                 // No key was ever installed: the reading is newer than everything.
                 (Tick::First { now }, 0, 0)
             } else {
-                let (last, run_ahead) = self.unpack(state);
-                let last_tick = self.tick_of(last);
+                let (last, run_ahead) = Self::unpack(g, state);
+                let last_tick = Self::tick_of(g, last);
                 let tick = if !fresh {
                     Tick::Overtaken { last }
                 } else if now.0 > last_tick {
@@ -455,7 +494,7 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
                     if run_ahead < cap && anchor - now.0.min(anchor) > self.allowance_ticks {
                         if self.policy == RollbackPolicy::Error {
                             return Err(rollback_error(
-                                self.base.ns(anchor - now.0),
+                                g.base.ns(anchor - now.0),
                                 self.allowance_ns,
                             ));
                         }
@@ -467,7 +506,7 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
                 (tick, last_tick, run_ahead)
             };
             let (key, out) = next(&Step { tick, forked })?;
-            let key_tick = self.tick_of(self.checked(key)?);
+            let key_tick = Self::tick_of(g, Self::checked(g, key)?);
             let run_ahead = match tick {
                 Tick::First { now } | Tick::New { now, .. } | Tick::Reset { now, .. } => {
                     key_tick.saturating_sub(now.0).min(cap)
@@ -479,7 +518,7 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
             };
             match self
                 .cells
-                .compare_exchange(state, self.pack(key, run_ahead))
+                .compare_exchange(state, Self::pack(g, key, run_ahead))
             {
                 Ok(()) => {
                     if forked {
@@ -504,7 +543,8 @@ impl<C: Clock, F: ForkSource, S: Cells> Engine<C, F, S> {
     /// # Errors
     /// A key wider than the layout (the state is then unchanged).
     pub(crate) fn restore(&self, key: u128) -> Result<()> {
-        self.cells.store(self.pack(self.checked(key)?, 0));
+        let g = self.geometry;
+        self.cells.store(Self::pack(g, Self::checked(g, key)?, 0));
         Ok(())
     }
 }
@@ -540,9 +580,7 @@ mod tests {
     /// Keys are plain millisecond counters (64 bits, the tick is the key).
     fn engine(policy: RollbackPolicy, allowance_ns: u64, key_bits: u32) -> Test {
         Engine::new(
-            TimeBase::Unix { fraction_bits: 0 },
-            key_bits,
-            0,
+            Geometry::native(TimeBase::Unix { fraction_bits: 0 }, key_bits, 0),
             allowance_ns,
             policy,
             ManualClock::new(1_000_000_000),
@@ -629,7 +667,7 @@ mod tests {
     fn a_run_ahead_beyond_the_field_forgets_the_anchor_until_the_clock_passes() {
         // 122-bit keys leave 5 bits: run-ahead up to 30 ms is known, 31 means "31 or more".
         let e = engine(RollbackPolicy::Error, 1_000_000, 122);
-        assert_eq!(e.cap, 31);
+        assert_eq!(e.geometry.cap, 31);
         for _ in 0..=30 {
             step(&e).unwrap();
         }
@@ -649,9 +687,7 @@ mod tests {
     #[test]
     fn a_key_of_zero_is_a_key() {
         let e = Engine::new(
-            TimeBase::Unix { fraction_bits: 0 },
-            64,
-            0,
+            Geometry::native(TimeBase::Unix { fraction_bits: 0 }, 64, 0),
             0,
             RollbackPolicy::Error,
             ManualClock::new(0),

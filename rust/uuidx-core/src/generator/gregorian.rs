@@ -11,13 +11,16 @@
 //! Version 6 UUIDs sort by their timestamps; version 1 UUIDs do not (`time_low` comes first),
 //! so for v1 only the timestamps increase.
 
-use super::engine::{Engine, Step, Tick, TimeBase};
+use super::engine::{Engine, Geometry, Step, Tick, TimeBase};
 use super::{out_of_range, RollbackPolicy};
 use crate::clock::{Clock, SystemClock};
 use crate::fork::{ForkSource, ProcessFork};
 use crate::random::{process_node, RandomSource, ThreadRandom};
 use crate::time::MAX_GREGORIAN_100NS;
 use crate::{layout, Error, ErrorKind, Result, Uuid};
+
+/// The key, `timestamp << 14 | clock_seq`: a constant, so the step is compiled for it.
+const GREGORIAN: Geometry = Geometry::native(TimeBase::Gregorian, 74, 14);
 
 /// A monotonic generator of version 1 or version 6 UUIDs.
 ///
@@ -126,15 +129,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> GregorianGenerator<C, R, F> {
         fork: F,
     ) -> Self {
         Self {
-            engine: Engine::new(
-                TimeBase::Gregorian,
-                74,
-                14,
-                allowance_ns,
-                policy,
-                clock,
-                fork,
-            ),
+            engine: Engine::new(GREGORIAN, allowance_ns, policy, clock, fork),
             version,
             node,
             random,
@@ -213,7 +208,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> GregorianGenerator<C, R, F> {
     /// # Errors
     /// As [`GregorianGenerator::generate`].
     pub fn next_timestamp(&self) -> Result<(u64, u16)> {
-        self.engine.advance(|s: &Step| {
+        self.engine.advance_in(GREGORIAN, |s: &Step| {
             // A key is `timestamp << 14 | clock_seq`.
             let split = |key: u128| ((key >> 14) as u64, (key & 0x3FFF) as u16);
             let last = s.tick.last().map(split);

@@ -28,7 +28,7 @@
 //! compare-and-swap failures (loom has none), the other methods' key arithmetic (the unit
 //! and thread tests cover those), and interleavings beyond the preemption bound.
 
-use super::{Cells, Engine, Step, Tick, TimeBase};
+use super::{Cells, Engine, Geometry, Step, Tick, TimeBase};
 use crate::generator::model_support::{ModelClock, ModelFork, ALLOWANCE_NS, MS, START_NS};
 use crate::generator::v7::cpython_step;
 use crate::generator::RollbackPolicy;
@@ -85,9 +85,7 @@ fn model(policy: RollbackPolicy) -> Arc<Model> {
 
 fn model_with(allowance_ns: u64, policy: RollbackPolicy) -> Arc<Model> {
     Arc::new(Engine::with_cells(
-        TimeBase::Unix { fraction_bits: 0 },
-        40,
-        4,
+        Geometry::new(TimeBase::Unix { fraction_bits: 0 }, 40, 4, ModelCells::BITS),
         allowance_ns,
         policy,
         ModelClock(AtomicU64::new(START_NS)),
