@@ -19,7 +19,7 @@
 //! as [§6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2) allows, and never repeats a value. The random bits are drawn fresh for each UUID
 //! and are not part of the state.
 
-use super::engine::{Engine, Step, Tick, TimeBase};
+use super::engine::{Engine, Geometry, Step, Tick, TimeBase};
 use super::word::{Outcome, Rules, Shape, Word};
 use super::{out_of_range, RollbackPolicy};
 use crate::clock::{Clock, SystemClock};
@@ -214,11 +214,10 @@ pub struct V7Generator<C = SystemClock, R = ThreadRandom, F = ProcessFork> {
     /// The word's shape and rollback rules (unused on the `CPython` and `Wide` lanes).
     word_rules: Rules,
     method: V7Method,
-    fraction_bits: u32,
-    counter_bits: u32,
-    random_bits: u32,
-    /// Random bits one call needs: the tail, the counter seed and the increment.
-    entropy_bits: u32,
+    /// The method's widths, as the 128-bit engine uses them.
+    wide: WideLayout,
+    /// The `Wide` lane's step, compiled for this method and width.
+    wide_step: fn(&Self) -> Result<Uuid>,
     /// A fixed node id of `node_bits` bits at the top of the random part ([RFC 9562 §6.4](https://www.rfc-editor.org/rfc/rfc9562#section-6.4)).
     node: u64,
     node_bits: u32,
@@ -279,11 +278,8 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         random: R,
         fork: F,
     ) -> Self {
-        let (fraction_bits, counter_bits, random_bits) = method.widths();
-        let increment_bits = match method {
-            V7Method::MonotonicRandom { increment_bits } => increment_bits,
-            _ => 0,
-        };
+        let (fraction_bits, counter_bits, _) = method.widths();
+        let wide = WideLayout::of(method);
         // CPython's algorithm has no allowance: it never fails and never follows the clock back.
         let (allowance_ns, policy) = match method {
             V7Method::CPython => (u64::MAX, RollbackPolicy::Reset),
@@ -314,20 +310,10 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                 allowance_ticks: shape.ticks_in(allowance_ns),
                 policy,
             },
-            engine: Engine::new(
-                TimeBase::Unix { fraction_bits },
-                48 + fraction_bits + counter_bits,
-                counter_bits,
-                allowance_ns,
-                policy,
-                clock,
-                fork,
-            ),
+            engine: Engine::new(wide.geometry, allowance_ns, policy, clock, fork),
             method,
-            fraction_bits,
-            counter_bits,
-            random_bits,
-            entropy_bits: random_bits + counter_bits.saturating_sub(1) + increment_bits,
+            wide,
+            wide_step: Self::wide_step(method),
             node: 0,
             node_bits: 0,
             random,
@@ -372,7 +358,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                 "none with the cpython method, whose layout is CPython's",
             ));
         }
-        if node_bits > self.random_bits {
+        if node_bits > self.wide.random_bits {
             return Err(invalid(
                 "at most the random bits the method leaves (none with monotonic_random)",
             ));
@@ -395,10 +381,8 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             word_rules: self.word_rules,
             engine: self.engine.with_fork(fork),
             method: self.method,
-            fraction_bits: self.fraction_bits,
-            counter_bits: self.counter_bits,
-            random_bits: self.random_bits,
-            entropy_bits: self.entropy_bits,
+            wide: self.wide,
+            wide_step: V7Generator::wide_step(self.method),
             node: self.node,
             node_bits: self.node_bits,
             random: self.random,
@@ -469,14 +453,66 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                 DEFAULT_RANDOM_BITS,
                 false,
             ),
-            Lane::Word => self.generate_word(self.word_rules, self.random_bits, true),
+            Lane::Word => self.generate_word(self.word_rules, self.wide.random_bits, true),
             Lane::CPython => self.generate_cpython(),
-            Lane::Wide => {
-                let entropy = self.entropy()?;
-                let key = self.reserve_wide(1, entropy)?;
-                Ok(self.compose(key, entropy as u64))
-            }
+            Lane::Wide => (self.wide_step)(self),
         }
+    }
+
+    /// The `Wide` lane's step for `method`: compiled for each method and width whose key does
+    /// not fit the word (Method 1 with 23 to 42 counter bits, Method 2 with every increment,
+    /// Method 3 with 11 to 30 counter bits), so that every shift and mask of the step is by a
+    /// constant; the others (on the word, or `cpython`) never take it and get the step on the
+    /// generator's own widths.
+    const fn wide_step(method: V7Method) -> fn(&Self) -> Result<Uuid> {
+        macro_rules! compiled {
+            ($kind:ident, $bits:expr, $($b:literal)*) => {
+                match $bits {
+                    $($b => Self::generate_wide_as::<$kind, $b> as fn(&Self) -> Result<Uuid>,)*
+                    _ => Self::generate_wide,
+                }
+            };
+        }
+        match method {
+            V7Method::Counter { bits } => compiled!(
+                COUNTER, bits,
+                23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42
+            ),
+            V7Method::MonotonicRandom { increment_bits } => compiled!(
+                MONOTONIC_RANDOM, increment_bits,
+                1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+            ),
+            V7Method::SubMillisecond { counter_bits } => compiled!(
+                SUBMILLISECOND, counter_bits,
+                11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+            ),
+            V7Method::CPython => Self::generate_wide,
+        }
+    }
+
+    /// One UUID on the 128-bit engine, for the method numbered `KIND` with width `BITS`: the
+    /// step with its widths as constants.
+    fn generate_wide_as<const KIND: u8, const BITS: u32>(&self) -> Result<Uuid> {
+        self.generate_wide_in(const { WideLayout::of(wide_method(KIND, BITS)) })
+    }
+
+    /// One UUID on the 128-bit engine with the generator's own widths.
+    fn generate_wide(&self) -> Result<Uuid> {
+        self.generate_wide_in(self.wide)
+    }
+
+    /// One UUID on the 128-bit engine with the widths `w` (the generator's).
+    #[inline(always)]
+    fn generate_wide_in(&self, w: WideLayout) -> Result<Uuid> {
+        let entropy = self.draw(w.entropy_bits)?;
+        let key = self.reserve_in(w, 1, entropy)?;
+        Ok(pack(
+            key,
+            entropy as u64,
+            w.random_bits,
+            self.node,
+            self.node_bits,
+        ))
     }
 
     /// One UUID of a layout whose key fits the word, with `random_bits` after the key (the
@@ -502,12 +538,6 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                 Ok(self.compose(key, entropy as u64))
             }
         }
-    }
-
-    /// The random bits of one call: the UUID's, then the counter seed's (and the increment's).
-    #[inline(always)]
-    fn entropy(&self) -> Result<u128> {
-        self.draw(self.entropy_bits)
     }
 
     /// At least `bits` random bits: one 64-bit draw when that is enough.
@@ -589,12 +619,6 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         Ok(())
     }
 
-    /// Width of the key: timestamp, fraction and counter.
-    #[inline]
-    const fn key_bits(&self) -> u32 {
-        48 + self.fraction_bits + self.counter_bits
-    }
-
     /// Reserves `count` consecutive keys and returns the first. `entropy` supplies the counter
     /// seed; its low `random_bits` are left for the UUID.
     fn reserve(&self, count: u64, entropy: u128) -> Result<u128> {
@@ -604,7 +628,7 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
             if let Outcome::Keys(key) = self.word.reserve(
                 rules,
                 count.max(1),
-                seed_of(entropy, self.random_bits, c),
+                seed_of(entropy, self.wide.random_bits, c),
                 self.engine.clock(),
                 self.engine.fork_source(),
                 || self.fork_jump(c),
@@ -615,24 +639,31 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         self.reserve_wide(count, entropy)
     }
 
-    /// [`V7Generator::reserve`] on the 128-bit engine. `entropy` supplies the counter seed
-    /// and, for Method 2, the increment; its low `random_bits` are left for the UUID.
+    /// [`V7Generator::reserve`] on the 128-bit engine, with the generator's own widths.
     fn reserve_wide(&self, count: u64, entropy: u128) -> Result<u128> {
-        let c = self.counter_bits;
-        let above_random = entropy >> self.random_bits;
-        let (seed, step) = match self.method {
-            V7Method::MonotonicRandom { increment_bits } => {
-                let step = (above_random & ((1 << increment_bits) - 1)) + 1;
-                (
-                    (above_random >> increment_bits) & ((1 << (c - 1)) - 1),
-                    step,
-                )
-            }
-            _ => (u128::from(seed_of(entropy, self.random_bits, c)), 1),
+        self.reserve_in(self.wide, count, entropy)
+    }
+
+    /// [`V7Generator::reserve`] on the 128-bit engine with the widths `w` (the generator's,
+    /// possibly as constants). `entropy` supplies the counter seed and, for Method 2, the
+    /// increment; its low `random_bits` are left for the UUID.
+    #[inline(always)]
+    fn reserve_in(&self, w: WideLayout, count: u64, entropy: u128) -> Result<u128> {
+        let c = w.counter_bits;
+        let above_random = entropy >> w.random_bits;
+        let (seed, step) = if w.increment_bits > 0 {
+            let step = (above_random & ((1 << w.increment_bits) - 1)) + 1;
+            (
+                (above_random >> w.increment_bits) & ((1 << (c - 1)) - 1),
+                step,
+            )
+        } else {
+            (u128::from(seed_of(entropy, w.random_bits, c)), 1)
         };
         let span = u128::from(count.max(1)) - 1;
+        let key_bits = w.geometry.key_bits();
         let mut jump = None;
-        self.engine.advance(|s: &Step| {
+        self.engine.advance_in(w.geometry, |s: &Step| {
             let first = match s.tick {
                 Tick::Behind { last, .. } | Tick::Overtaken { last } => {
                     // A forked child jumps ahead by a random amount, so that it and its
@@ -653,8 +684,8 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
                 }
             };
             let end = first + span;
-            if end >> self.key_bits() != 0 {
-                return Err(ms_out_of_range(end >> (self.key_bits() - 48)));
+            if end >> key_bits != 0 {
+                return Err(ms_out_of_range(end >> (key_bits - 48)));
             }
             Ok((end, first))
         })
@@ -727,7 +758,13 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
     /// The UUID for `key` with the node and the low random bits of `random` after it.
     #[inline]
     fn compose(&self, key: u128, random: u64) -> Uuid {
-        pack(key, random, self.random_bits, self.node, self.node_bits)
+        pack(
+            key,
+            random,
+            self.wide.random_bits,
+            self.node,
+            self.node_bits,
+        )
     }
 }
 
@@ -776,6 +813,57 @@ enum Lane {
     CPython,
     /// The 128-bit engine.
     Wide,
+}
+
+/// A layout's widths as the 128-bit engine uses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct WideLayout {
+    /// The key (timestamp, fraction and counter) in the state.
+    geometry: Geometry,
+    counter_bits: u32,
+    /// The random bits after the key.
+    random_bits: u32,
+    /// Method 2's increment width; 0 for the other methods, whose increment is one.
+    increment_bits: u32,
+    /// Random bits one call needs: the tail, the counter seed and the increment.
+    entropy_bits: u32,
+}
+
+impl WideLayout {
+    const fn of(method: V7Method) -> Self {
+        let (fraction_bits, counter_bits, random_bits) = method.widths();
+        let increment_bits = match method {
+            V7Method::MonotonicRandom { increment_bits } => increment_bits,
+            _ => 0,
+        };
+        Self {
+            geometry: Geometry::native(
+                TimeBase::Unix { fraction_bits },
+                48 + fraction_bits + counter_bits,
+                counter_bits,
+            ),
+            counter_bits,
+            random_bits,
+            increment_bits,
+            entropy_bits: random_bits + counter_bits.saturating_sub(1) + increment_bits,
+        }
+    }
+}
+
+/// The methods with a width, numbered for [`V7Generator::generate_wide_as`].
+const COUNTER: u8 = 1;
+const MONOTONIC_RANDOM: u8 = 2;
+const SUBMILLISECOND: u8 = 3;
+
+/// The method numbered `kind` with width `bits`.
+const fn wide_method(kind: u8, bits: u32) -> V7Method {
+    match kind {
+        COUNTER => V7Method::Counter { bits },
+        MONOTONIC_RANDOM => V7Method::MonotonicRandom {
+            increment_bits: bits,
+        },
+        _ => V7Method::SubMillisecond { counter_bits: bits },
+    }
 }
 
 /// The random bits after [`V7Method::DEFAULT`]'s key.

@@ -552,3 +552,56 @@ fn node_bits_are_validated() {
         "Method 2 leaves no random bits"
     );
 }
+
+#[test]
+fn every_compiled_wide_step_matches_the_step_on_the_generators_own_widths() {
+    // Each layout on the 128-bit engine has a step compiled for its widths; fed the same
+    // clock and random words, it must make what the step on the generator's widths makes.
+    let words = vec![
+        0x0123_4567_89AB_CDEF,
+        0xFEDC_BA98_7654_3210,
+        0x0F1E_2D3C_4B5A_6978,
+        0xFFFF_FFFF_FFFF_FFFF,
+        0,
+    ];
+    let layouts = (12..=42)
+        .map(|bits| V7Method::Counter { bits })
+        .chain((1..=32).map(|increment_bits| V7Method::MonotonicRandom { increment_bits }))
+        .chain((0..=30).map(|counter_bits| V7Method::SubMillisecond { counter_bits }));
+    let mut compiled = 0;
+    for method in layouts {
+        for policy in [RollbackPolicy::Error, RollbackPolicy::Reset] {
+            let (clock_a, a) = gen(method, policy, VECTOR_MS * 1_000_000, words.clone());
+            let (clock_b, b) = gen(method, policy, VECTOR_MS * 1_000_000, words.clone());
+            let on_the_engine = a.lane == Lane::Wide;
+            compiled += usize::from(on_the_engine && policy == RollbackPolicy::Error);
+            // A frozen clock, a clock moving on, back within the allowance, back beyond it.
+            for (i, (ahead, back)) in [(0, 0), (0, 0), (3_000_000, 0), (0, 500_000), (0, 5_000_000)]
+                .into_iter()
+                .cycle()
+                .take(20)
+                .enumerate()
+            {
+                for clock in [&clock_a, &clock_b] {
+                    clock.advance(ahead);
+                    clock.rewind(back);
+                }
+                let ours = if on_the_engine {
+                    (a.wide_step)(&a)
+                } else {
+                    a.generate_wide()
+                };
+                assert_eq!(
+                    ours.map_err(|e| e.to_string()),
+                    b.generate_wide().map_err(|e| e.to_string()),
+                    "{method:?} {policy:?}, step {i}"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        compiled,
+        20 + 32 + 20,
+        "every layout off the word is compiled"
+    );
+}
