@@ -25,6 +25,7 @@ static ATFORK: Once = Once::new();
 /// child. Called automatically in a forked child (see [`note_fork_once`]).
 pub fn note_fork() {
     FORK_EPOCH.fetch_add(1, Ordering::SeqCst);
+    crate::random::forget_process_node();
 }
 
 /// [`note_fork`], once per process id: the `pthread_atfork` child handler and Python's

@@ -11,7 +11,6 @@
 
 use core::cell::RefCell;
 use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use portable_atomic::AtomicU128;
 use rand_chacha::rand_core::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha12Rng;
 use std::sync::{Mutex, TryLockError};
@@ -283,8 +282,9 @@ forward_random_source!(Box);
 /// ([RFC 9562 §6.10](https://www.rfc-editor.org/rfc/rfc9562#section-6.10)).
 pub const MULTICAST_BIT: u64 = 1 << 40;
 
-/// `epoch << 64 | node` of the process node; a node of 0 means none drawn yet.
-static PROCESS_NODE: AtomicU128 = AtomicU128::new(0);
+/// The process node; 0 means none drawn yet in this process ([`crate::fork::note_fork`]
+/// sets it back to 0 in a forked child).
+static PROCESS_NODE: AtomicU64 = AtomicU64::new(0);
 
 /// A random 48-bit node with the multicast bit set ([RFC 9562 §6.10](https://www.rfc-editor.org/rfc/rfc9562#section-6.10)), so that it can never be
 /// mistaken for an IEEE 802 MAC address.
@@ -297,35 +297,28 @@ pub fn random_node<R: RandomSource + ?Sized>(random: &R) -> Result<u64> {
 
 /// This process's node for v1 and v6 UUIDs: a [`random_node`] drawn once per process, and
 /// drawn again in a forked child, which is a new process ([RFC 9562 §6.10](https://www.rfc-editor.org/rfc/rfc9562#section-6.10); no MAC address is
-/// ever read). The node and the fork epoch it belongs to change together in one atomic word,
-/// so all threads agree on it.
+/// ever read). The first thread to draw one installs it with a compare-and-swap, so all
+/// threads agree on it; the fork handler forgets it before any thread of the child runs.
 #[inline]
 pub fn process_node() -> u64 {
-    loop {
-        let epoch = fork_epoch();
-        let current = PROCESS_NODE.load(portable_atomic::Ordering::Acquire);
-        let (seen_epoch, node) = ((current >> 64) as u64, current as u64);
-        if seen_epoch == epoch && node != 0 {
-            return node;
-        }
-        if seen_epoch > epoch {
-            continue; // another thread saw a newer fork; read the epoch again
-        }
-        let node = (ThreadRandom.u64() & 0xFFFF_FFFF_FFFF) | MULTICAST_BIT;
-        let fresh = (u128::from(epoch) << 64) | u128::from(node);
-        match PROCESS_NODE.compare_exchange(
-            current,
-            fresh,
-            portable_atomic::Ordering::AcqRel,
-            portable_atomic::Ordering::Acquire,
-        ) {
-            Ok(_) => return node,
-            Err(other) if (other >> 64) as u64 == epoch && other as u64 != 0 => {
-                return other as u64;
-            }
-            Err(_) => {}
-        }
+    match PROCESS_NODE.load(Ordering::Acquire) {
+        0 => draw_process_node(),
+        node => node,
     }
+}
+
+#[cold]
+fn draw_process_node() -> u64 {
+    let node = (ThreadRandom.u64() & 0xFFFF_FFFF_FFFF) | MULTICAST_BIT;
+    match PROCESS_NODE.compare_exchange(0, node, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => node,
+        Err(other) => other,
+    }
+}
+
+/// Forgets the process node, in a forked child (see [`process_node`]).
+pub(crate) fn forget_process_node() {
+    PROCESS_NODE.store(0, Ordering::Release);
 }
 
 #[cfg(test)]
