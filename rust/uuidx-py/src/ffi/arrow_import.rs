@@ -24,8 +24,9 @@
 //!     variadic sizes imply;
 //! I2. a pointer is read through only once it is checked non-NULL, and an array of pointers only
 //!     below a count checked to be non-negative and small enough for its pointers to fit in
-//!     `isize` bytes; `length + offset` and buffer lengths are computed with checked arithmetic
-//!     and must fit in `usize` and `isize`;
+//!     `isize` bytes; `length + offset`, the `length + offset + 1` offsets of a binary array
+//!     and buffer lengths are computed with checked arithmetic and must fit in `usize` and
+//!     `isize` (a 32-bit target's `usize` holds less than the counts' `i64`);
 //! I3. a walk visits at most [`MAX_DEPTH`] levels and [`MAX_NODES`] structures: a cycle or a
 //!     huge tree is an error, never a stack overflow or a hang;
 //! I4. arrow-rs converts a schema only once all of it is checked (every string non-NULL where
@@ -742,7 +743,15 @@ unsafe fn data_buffers(checked: &Checked<'_>, owner: &Arc<FFI_ArrowArray>) -> Re
         }
         Layout::Offsets { large } => {
             let width = if large { 8 } else { 4 };
-            let offsets_len = sized(rows + 1, width, path, "offsets")?;
+            // I2: `rows + 1` offsets, checked (a 32-bit target's `rows` may be `usize::MAX`).
+            let Some(n_offsets) = rows.checked_add(1) else {
+                return invalid(format!(
+                    "{path}: offset {} + length {} + 1 offsets are more than this machine \
+                     addresses",
+                    checked.offset, checked.length
+                ));
+            };
+            let offsets_len = sized(n_offsets, width, path, "offsets")?;
             let offsets = checked.buffer_of(1, offsets_len, "offsets")?;
             // SAFETY: I1: the offsets buffer holds `rows + 1` offsets.
             let last = unsafe { integer_at(offsets, rows, large) };
