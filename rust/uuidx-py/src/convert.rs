@@ -367,7 +367,7 @@ pub fn host_text(text: &Bound<'_, PyString>) -> PyResult<HostText> {
 /// fails, under `ulimit -v` for example), one that names the count the call was making.
 pub fn naming_the_count(py: Python<'_>, err: PyErr, n: usize) -> PyErr {
     if err.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) {
-        pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate memory for {n} UUIDs"))
+        crate::errors::cannot_allocate(None, format_args!("{n} UUIDs"))
     } else {
         err
     }

@@ -1,4 +1,6 @@
-//! Core errors as Python exceptions.
+//! Core errors as Python exceptions, and the bindings' own `MemoryError`.
+
+use std::fmt;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
@@ -34,6 +36,16 @@ pub fn to_py(err: &uuidx_core::Error) -> PyErr {
         ErrorKind::ClockBeforeEpoch { .. } => ClockError::new_err(err.to_string()),
         ErrorKind::TooLarge { .. } => PyMemoryError::new_err(err.to_string()),
         _ => PyValueError::new_err(err.to_string()),
+    }
+}
+
+/// The `MemoryError` of an allocation that failed, naming what it was for: "cannot allocate
+/// memory for {what}" (`1000 UUIDs`, `5 chunks`, `names`), after "{at}: " where the error names
+/// the argument the memory was for. The one place this message is made.
+pub fn cannot_allocate(at: Option<&str>, what: impl fmt::Display) -> PyErr {
+    match at {
+        None => PyMemoryError::new_err(format!("cannot allocate memory for {what}")),
+        Some(at) => PyMemoryError::new_err(format!("{at}: cannot allocate memory for {what}")),
     }
 }
 

@@ -51,9 +51,8 @@ pub fn uuid_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, P
 /// A zeroed buffer of `n` UUIDs, or `MemoryError`.
 fn buffer_of(n: usize) -> PyResult<Vec<Uuid>> {
     let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| {
-        pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate memory for {n} UUIDs"))
-    })?;
+    out.try_reserve_exact(n)
+        .map_err(|_| crate::errors::cannot_allocate(None, format_args!("{n} UUIDs")))?;
     out.resize(n, Uuid::NIL);
     Ok(out)
 }

@@ -126,9 +126,8 @@ pub fn uuids_detached(
     mut fill: impl FnMut(&mut [Uuid]) -> uuidx_core::Result<()> + Send,
 ) -> PyResult<Vec<Uuid>> {
     let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| {
-        pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate memory for {n} UUIDs"))
-    })?;
+    out.try_reserve_exact(n)
+        .map_err(|_| crate::errors::cannot_allocate(None, format_args!("{n} UUIDs")))?;
     py.detach(|| {
         let mut checkpoint = Checkpoint::new();
         while out.len() < n {

@@ -8,7 +8,7 @@ use arrow_array::{Array, FixedSizeBinaryArray, LargeBinaryArray};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field};
-use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PySequence, PyString};
@@ -19,7 +19,7 @@ use super::arrays::{describe, ArrowColumn, UuidArray, UUID_EXTENSION, UUID_TYPE}
 use super::buffers::{and_nulls, invalid, mapped, no_memory, null_buffer, zeroed};
 use crate::column_bytes::ColumnBytes;
 use crate::convert::{host_text, short_repr, str_arg, type_error, type_name};
-use crate::errors::IntoPy;
+use crate::errors::{cannot_allocate, IntoPy};
 use crate::ffi;
 use crate::signals;
 
@@ -398,9 +398,9 @@ pub(super) fn byte_chunks(
                     }
                 },
             };
-            bytes.try_reserve(row.len()).map_err(|_| {
-                PyMemoryError::new_err(format!("cannot allocate memory for {what}"))
-            })?;
+            bytes
+                .try_reserve(row.len())
+                .map_err(|_| cannot_allocate(None, what))?;
             bytes.extend_from_slice(&row);
             valid[i] = true;
         }

@@ -253,10 +253,7 @@ fn read_stream(
             return Ok((field, Some(arrays)));
         }
         arrays.try_reserve(1).map_err(|_| {
-            pyo3::exceptions::PyMemoryError::new_err(format!(
-                "{what}: cannot allocate memory for {} chunks",
-                arrays.len() + 1
-            ))
+            crate::errors::cannot_allocate(Some(what), format_args!("{} chunks", arrays.len() + 1))
         })?;
         // SAFETY: invariant 4: every array of a stream has the stream's schema; `arrow_import`
         // checks what the interface can reveal and validates the result.
