@@ -107,7 +107,7 @@ fn buffer(
         fill(part)?;
         checkpoint.detached()
     })
-    .map_err(|e| crate::convert::naming_the_count(py, e, n))
+    .map_err(|e| crate::errors::naming_the_count(py, e, n))
 }
 
 /// ``n`` version 4 UUIDs as one ``bytes`` of ``16 * n`` bytes (each UUID's 16 octets in

@@ -12,90 +12,12 @@ use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyValueEr
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyInt, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyInt, PyString, PyTuple, PyType};
 use uuidx_core::encoding::HostText;
 use uuidx_core::Uuid;
 
 use crate::ffi;
-
-/// Longest repr shown in a message, in characters.
-const SHORT: usize = 80;
-/// [`SHORT`] as a Python index.
-const SHORT_INDEX: isize = 80;
-
-static SHORT_REPR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-/// `reprlib.Repr().repr`, configured to stay short: containers show a few items, strings and
-/// other reprs are cut to [`SHORT`] characters, and a `__repr__` that raises gives a placeholder.
-fn reprlib_repr(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    SHORT_REPR
-        .get_or_try_init(py, || {
-            let repr = py.import("reprlib")?.getattr("Repr")?.call0()?;
-            for (name, limit) in [
-                ("maxlevel", 2),
-                ("maxstring", SHORT),
-                ("maxother", SHORT),
-                ("maxlong", SHORT),
-                ("maxtuple", 4),
-                ("maxlist", 4),
-                ("maxarray", 4),
-                ("maxdict", 4),
-                ("maxset", 4),
-                ("maxfrozenset", 4),
-                ("maxdeque", 4),
-            ] {
-                repr.setattr(name, limit)?;
-            }
-            Ok(repr.getattr("repr")?.unbind())
-        })
-        .map(|f| f.bind(py))
-}
-
-/// `repr(obj)`, shortened for messages without ever building a long repr: text and bytes are
-/// cut before they are represented, containers show a few items, huge ints are described by
-/// their size, an object whose `__repr__` raises is named by its type, and the result is cut
-/// to [`SHORT`] characters.
-pub fn short_repr(obj: &Bound<'_, PyAny>) -> String {
-    let py = obj.py();
-    let fallback = || format!("<{} object>", type_name(obj));
-    if let Ok(int) = obj.cast::<PyInt>() {
-        // repr of an int beyond sys.get_int_max_str_digits() raises; describe it instead.
-        if let Ok(bits) = int
-            .call_method0(intern!(py, "bit_length"))
-            .and_then(|b| b.extract::<u64>())
-        {
-            if bits > 256 {
-                return format!("<{} of {bits} bits>", type_name(obj));
-            }
-        }
-    }
-    let long_bytes = obj
-        .cast::<PyBytes>()
-        .is_ok_and(|b| b.as_bytes().len() > SHORT)
-        || obj.cast::<PyByteArray>().is_ok_and(|b| b.len() > SHORT);
-    let text = if long_bytes {
-        obj.get_item(pyo3::types::PySlice::new(py, 0, SHORT_INDEX, 1))
-            .and_then(|head| head.repr())
-            .map_or_else(|_| fallback(), |r| r.to_string())
-    } else {
-        reprlib_repr(py)
-            .and_then(|repr| repr.call1((obj,)))
-            .and_then(|text| text.extract::<String>())
-            .unwrap_or_else(|_| fallback())
-    };
-    if long_bytes || text.chars().count() > SHORT {
-        format!("{}...", text.chars().take(SHORT).collect::<String>())
-    } else {
-        text
-    }
-}
-
-/// The name of `obj`'s type, for messages.
-pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map_or_else(|_| "object".to_owned(), |n| n.to_string())
-}
+use crate::repr::{short_repr, type_name};
 
 /// `TypeError: {what} must be {expected}, got {type}: {repr}`.
 pub fn type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
@@ -361,14 +283,4 @@ pub fn host_text(text: &Bound<'_, PyString>) -> PyResult<HostText> {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
     ))
-}
-
-/// `err`, or, for a `MemoryError` (CPython raises one without a word when an allocation
-/// fails, under `ulimit -v` for example), one that names the count the call was making.
-pub fn naming_the_count(py: Python<'_>, err: PyErr, n: usize) -> PyErr {
-    if err.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) {
-        crate::errors::cannot_allocate(None, format_args!("{n} UUIDs"))
-    } else {
-        err
-    }
 }

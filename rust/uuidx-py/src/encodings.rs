@@ -9,8 +9,9 @@ use pyo3::types::{PyString, PyTuple};
 use uuidx_core::encoding::{Encoded, Encoding};
 use uuidx_core::typeid as tid;
 
-use crate::convert::{read_text, short_repr, uuid_value};
+use crate::convert::{read_text, uuid_value};
 use crate::ffi::{new_ascii_str, new_uuid};
+use crate::repr::short_repr;
 
 /// The encoding named by `form`: `TypeError` for a non-str, `ValueError` listing the names for
 /// an unknown one.

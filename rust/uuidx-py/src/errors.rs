@@ -49,6 +49,16 @@ pub fn cannot_allocate(at: Option<&str>, what: impl fmt::Display) -> PyErr {
     }
 }
 
+/// `err`, or, for a `MemoryError` (CPython raises one without a word when an allocation
+/// fails, under `ulimit -v` for example), one that names the count the call was making.
+pub fn naming_the_count(py: Python<'_>, err: PyErr, n: usize) -> PyErr {
+    if err.is_instance_of::<PyMemoryError>(py) {
+        cannot_allocate(None, format_args!("{n} UUIDs"))
+    } else {
+        err
+    }
+}
+
 /// `.map_err(to_py)` for core results.
 pub trait IntoPy<T> {
     /// The value, or the error as a Python exception.

@@ -21,6 +21,7 @@ mod errors;
 #[allow(unsafe_code)]
 mod ffi;
 mod generators;
+mod repr;
 mod signals;
 mod sources;
 
@@ -417,7 +418,7 @@ fn _deterministic_uninstall(token: u64) -> bool {
 /// full), as the extension's own messages show values.
 #[pyfunction]
 fn _short_repr(obj: &Bound<'_, PyAny>) -> String {
-    convert::short_repr(obj)
+    repr::short_repr(obj)
 }
 
 /// A hot function for `ffi::add_fast_functions`.

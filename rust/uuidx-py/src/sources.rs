@@ -17,8 +17,9 @@ use pyo3::{PyTraverseError, PyVisit};
 use uuidx_core::clock::{Clock, SystemClock};
 use uuidx_core::random::{RandomSource, SeededRandom, ThreadRandom};
 
-use crate::convert::{buffer_bytes, short_repr, type_error, type_name};
+use crate::convert::{buffer_bytes, type_error};
 use crate::ffi;
+use crate::repr::{short_repr, type_name};
 
 /// A clock the core can hold: the system's, or a Python callable.
 pub type DynClock = Box<dyn Clock>;

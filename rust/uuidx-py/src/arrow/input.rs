@@ -18,9 +18,10 @@ use uuidx_core::Uuid;
 use super::arrays::{describe, ArrowColumn, UuidArray, UUID_EXTENSION, UUID_TYPE};
 use super::buffers::{and_nulls, invalid, mapped, no_memory, null_buffer, zeroed};
 use crate::column_bytes::ColumnBytes;
-use crate::convert::{host_text, short_repr, str_arg, type_error, type_name};
+use crate::convert::{host_text, str_arg, type_error};
 use crate::errors::{cannot_allocate, IntoPy};
 use crate::ffi;
+use crate::repr::{short_repr, type_name};
 use crate::signals;
 
 /// What `obj` is as a column.

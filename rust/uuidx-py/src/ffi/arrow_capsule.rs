@@ -81,7 +81,7 @@ fn capsule_pointer<T>(
         PyTypeError::new_err(format!(
             "{what} must be a PyCapsule named {:?}, got {}",
             name.to_string_lossy(),
-            crate::convert::short_repr(obj)
+            crate::repr::short_repr(obj)
         ))
     };
     let capsule = obj.cast::<PyCapsule>().map_err(|_| wrong())?;

@@ -154,7 +154,7 @@ pub fn list_of<'py>(
     unsafe {
         let list = ffi::PyList_New(size);
         if list.is_null() {
-            return Err(crate::convert::naming_the_count(py, PyErr::fetch(py), len));
+            return Err(crate::errors::naming_the_count(py, PyErr::fetch(py), len));
         }
         ffi::PyObject_GC_UnTrack(list.cast());
         let list = Bound::from_owned_ptr(py, list);
@@ -183,7 +183,7 @@ pub fn list_of<'py>(
                         // Free the items made so far before the message is formatted: when
                         // they took the last of the memory, Rust's allocator would abort.
                         drop(list);
-                        return Err(crate::convert::naming_the_count(py, err, len));
+                        return Err(crate::errors::naming_the_count(py, err, len));
                     }
                 }
             }

@@ -15,7 +15,9 @@
 //!   the validation of foreign C data in [`arrow_import`] (no Python: the fuzz target includes
 //!   it by `#[path]`).
 //!
-//! The rest of the crate uses the re-exports below, and the fast bodies by their module.
+//! The rest of the crate uses the re-exports below, and the fast bodies by their module. This
+//! floor uses nothing above it: of the crate, only `errors` (exceptions), `repr` (values in
+//! messages) and `signals` (checkpoints), which use nothing of `ffi` either.
 
 mod arrow_capsule;
 mod arrow_import;
