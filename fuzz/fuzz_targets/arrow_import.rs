@@ -1,5 +1,6 @@
 //! Fuzz target for the Arrow C data import of `uuidx.arrow`
-//! (`rust/uuidx-py/src/ffi/arrow_import.rs`, compiled here as it is): structured inputs build
+//! (`rust/uuidx-py/src/ffi/arrow_import.rs`, `arrow_import_schema.rs` and `arrow_import_array.rs`,
+//! compiled here as they are, siblings at this crate's root): structured inputs build
 //! `ArrowSchema` and `ArrowArray` structures with hostile counts, strings, NULL pointers,
 //! children, dictionaries, cycles and misaligned buffers, then run the checks and the import.
 //!
@@ -28,6 +29,10 @@ use libfuzzer_sys::fuzz_target;
 
 #[path = "../../rust/uuidx-py/src/ffi/arrow_import.rs"]
 mod arrow_import;
+#[path = "../../rust/uuidx-py/src/ffi/arrow_import_array.rs"]
+mod arrow_import_array;
+#[path = "../../rust/uuidx-py/src/ffi/arrow_import_schema.rs"]
+mod arrow_import_schema;
 
 /// The most bytes one buffer may take (a buffer that would need more is NULL).
 const MAX_BUFFER: usize = 1 << 16;
@@ -161,7 +166,7 @@ struct Input {
 
 // The `ArrowArray` of the C data interface, as the import declares it (arrow-rs's fields are
 // private): the hostile arrays are built with it.
-use arrow_import::RawArray as CArray;
+use arrow_import_array::RawArray as CArray;
 
 static RELEASED: AtomicUsize = AtomicUsize::new(0);
 
@@ -521,7 +526,7 @@ fuzz_target!(|input: Input| {
     // SAFETY: the producer's memory is truthful (see the module's doc).
     let field = unsafe {
         if (*schema).release.is_some() {
-            Some(arrow_import::import_field(&*schema))
+            Some(arrow_import_schema::import_field(&*schema))
         } else {
             None
         }
@@ -537,7 +542,7 @@ fuzz_target!(|input: Input| {
     let moved = unsafe { FFI_ArrowArray::from_raw(array.cast()) };
     let taken = !moved.is_released();
     // SAFETY: as above.
-    match unsafe { arrow_import::import_array(moved, &data_type) } {
+    match unsafe { arrow_import_array::import_array(moved, &data_type) } {
         Ok(chunk) => {
             // Released at once only if nothing points into the producer's memory.
             let borrowed = producer.check_within(chunk.data());

@@ -85,7 +85,7 @@ def deep_schema(p: Producer, depth: int) -> ArrowSchema:
 
 
 CASES: dict[str, Case] = {
-    # The schema
+    # The schema (rust/uuidx-py/src/ffi/arrow_import_schema.rs)
     "metadata declaring 2**31-1 entries": Case(
         lambda p: (
             p.schema(b"w:16", metadata=metadata([(b"a", b"b")], count=2**31 - 1)),
@@ -208,7 +208,7 @@ CASES: dict[str, Case] = {
         r"is nested more than 64 levels deep",
         array_taken=False,
     ),
-    # The array
+    # The array (rust/uuidx-py/src/ffi/arrow_import_array.rs)
     "NULL buffers": Case(
         lambda p: (p.schema(b"w:16"), p.array(3, None, n_buffers=2)),
         uuids,

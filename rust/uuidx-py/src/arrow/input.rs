@@ -109,7 +109,7 @@ pub(super) fn import_any(
 
 /// The result of `f`, which takes a table's column out of an imported table, with a panic of
 /// arrow-rs (which asserts on data it cannot take) turned into a `ValueError` naming `what`,
-/// as `ffi/arrow_import.rs` guards its own validation and conversions (its I4 and I7).
+/// as `ffi/arrow_import.rs` guards its own validation and conversions (its I2 and I4).
 fn guarded<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let message = panic

@@ -5,7 +5,7 @@
 //! `ArrowArrayStream`, handed over in PyCapsules named "arrow_schema", "arrow_array" and
 //! "arrow_array_stream" (the Arrow PyCapsule interface). The structs are arrow-rs's
 //! (`arrow_schema::ffi`, `arrow_data::ffi`, `arrow_array::ffi_stream`), never redeclared here
-//! ([`arrow_import`] reads an array's private members through the C layout, checked against
+//! ([`arrow_import_array`] reads an array's private members through the C layout, checked against
 //! arrow-rs's struct).
 //! Exporting needs no unsafe code: `arrow/arrays.rs` puts an arrow-rs struct in a capsule that
 //! owns it, whose destructor releases it unless a consumer moved it out. Importing, reading a
@@ -25,14 +25,15 @@
 //!    and a second import of the same capsule finds `release` NULL and is refused (`ValueError`)
 //!    instead of releasing the data twice.
 //! 4. A producer is not trusted beyond what the interface cannot reveal. Every schema and
-//!    array goes through [`arrow_import`] (its invariants I1-I7), which checks each pointer,
-//!    count and string of the structures, children and dictionaries included, before reading
-//!    through them or handing them to arrow-rs, and turns a panic into an error. An imported
-//!    array is described by the schema it came with (the pair one `__arrow_c_array__` call
-//!    returned, or the schema of its stream): buffer lengths are computed from that type,
-//!    trusting the producer's memory as the interface does, and the result is validated in
-//!    full before it leaves `arrow_import` (its I7): the column code gets imported rows only as
-//!    `Validated` chunks, which only that module makes ([`validate`] for data of other
+//!    array goes through the import ([`arrow_import_schema`], [`arrow_import_array`], each
+//!    with its invariants, over [`arrow_import`]'s), which checks each pointer, count and
+//!    string of the structures, children and dictionaries included, before reading through
+//!    them or handing them to arrow-rs, and turns a panic into an error. An imported array is
+//!    described by the schema it came with (the pair one `__arrow_c_array__` call returned, or
+//!    the schema of its stream): buffer lengths are computed from that type, trusting the
+//!    producer's memory as the interface does, and the result is validated in full before it
+//!    leaves the import (`arrow_import`'s I4): the column code gets imported rows only as
+//!    `Validated` chunks, which only `arrow_import` makes ([`validate`] for data of other
 //!    origins), and converts them to arrow-rs arrays inside the same panic guard
 //!    ([`array_of`]), so that an assertion of arrow-rs is a `ValueError` too.
 //! 5. A stream's callbacks are called only while it is live (`release` set), on the struct this
@@ -59,7 +60,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 
-use super::arrow_import;
+use super::{arrow_import, arrow_import_array, arrow_import_schema};
 pub use arrow_import::Validated;
 
 /// The capsule names of the Arrow PyCapsule interface.
@@ -129,9 +130,9 @@ pub fn import_field(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<arrow_schema
     if schema.release.is_none() {
         return Err(released(what, "schema"));
     }
-    // SAFETY: invariant 4: the producer's promise I1 of `arrow_import`, which checks the
-    // rest.
-    unsafe { arrow_import::import_field(schema) }.map_err(|e| import_err(what, &e))
+    // SAFETY: invariant 4: the producer's promise I1 of `arrow_import_schema`, which checks
+    // the rest.
+    unsafe { arrow_import_schema::import_field(schema) }.map_err(|e| import_err(what, &e))
 }
 
 /// The field and the data of an "arrow_schema" and an "arrow_array" capsule returned together
@@ -155,10 +156,10 @@ pub fn import_array(
     if moved.is_released() {
         return Err(released(what, "array"));
     }
-    // SAFETY: invariant 4: the array was exported with this schema; `arrow_import` takes ownership
-    // of it (released when the last buffer is dropped), checks what the interface can reveal,
-    // computes buffer lengths from the type and validates the result.
-    let data = unsafe { arrow_import::import_array(moved, field.data_type()) }
+    // SAFETY: invariant 4: the array was exported with this schema; `arrow_import_array` takes
+    // ownership of it (released when the last buffer is dropped), checks what the interface can
+    // reveal, computes buffer lengths from the type and validates the result.
+    let data = unsafe { arrow_import_array::import_array(moved, field.data_type()) }
         .map_err(|e| import_err(what, &e))?;
     Ok((field, Some(data)))
 }
@@ -232,9 +233,10 @@ fn read_stream(
             "{what}: invalid Arrow data: the stream's get_schema gave a released schema"
         )));
     }
-    // SAFETY: invariant 4: the producer's promise I1 of `arrow_import`, which checks the
-    // rest.
-    let field = unsafe { arrow_import::import_field(&schema) }.map_err(|e| import_err(what, &e))?;
+    // SAFETY: invariant 4: the producer's promise I1 of `arrow_import_schema`, which checks
+    // the rest.
+    let field =
+        unsafe { arrow_import_schema::import_field(&schema) }.map_err(|e| import_err(what, &e))?;
     if !accept(&field) {
         return Ok((field, None));
     }
@@ -255,9 +257,9 @@ fn read_stream(
         arrays.try_reserve(1).map_err(|_| {
             crate::errors::cannot_allocate(Some(what), format_args!("{} chunks", arrays.len() + 1))
         })?;
-        // SAFETY: invariant 4: every array of a stream has the stream's schema; `arrow_import`
-        // checks what the interface can reveal and validates the result.
-        let data = unsafe { arrow_import::import_array(array, field.data_type()) }
+        // SAFETY: invariant 4: every array of a stream has the stream's schema;
+        // `arrow_import_array` checks what the interface can reveal and validates the result.
+        let data = unsafe { arrow_import_array::import_array(array, field.data_type()) }
             .map_err(|e| import_err(what, &e))?;
         arrays.push(data);
     }

@@ -12,8 +12,10 @@
 //! - [`fast_call`]: C entry points that bypass pyo3's argument handling, with the safe bodies
 //!   they run in [`fast_bodies`];
 //! - [`arrow_capsule`]: Arrow PyCapsules and streams, and the buffer protocol of columns, with
-//!   the validation of foreign C data in [`arrow_import`] (no Python: the fuzz target includes
-//!   it by `#[path]`).
+//!   the checks of foreign C data in [`arrow_import_schema`] (schemas) and
+//!   [`arrow_import_array`] (arrays), over [`arrow_import`] (the walk, the panic guard and the
+//!   full validation of `Validated` chunks): no Python there, so that the fuzz target includes
+//!   the three by `#[path]`.
 //!
 //! The rest of the crate uses the re-exports below, and the fast bodies by their module. This
 //! floor uses nothing above it: of the crate, only `errors` (exceptions), `repr` (values in
@@ -21,6 +23,8 @@
 
 mod arrow_capsule;
 mod arrow_import;
+mod arrow_import_array;
+mod arrow_import_schema;
 mod bulk_objects;
 mod capi;
 pub mod fast_bodies;
