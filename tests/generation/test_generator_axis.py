@@ -4,10 +4,11 @@ UUIDs increase, no UUID repeats, and no timestamp is ahead of the clock read rig
 call by more than :data:`LIMIT_NS`, beyond the exact run-ahead that counting allows
 (:meth:`generator_axis.Config.carry_ns`, RFC 9562 §6.1, §6.2).
 
-Issue 24: a ``"cpython"`` generator shared by two threads ran hours ahead of the clock within
-seconds, where one thread kept it on the clock. A step that lost its compare-and-swap to
-another thread was handed its stale clock reading, which the method took for a clock gone back
-(one millisecond added), and from then on every call was "behind" and added one more.
+The runaway these tests keep out: a ``"cpython"`` generator shared by two threads ran hours
+ahead of the clock within seconds, where one thread kept it on the clock. A step that lost its
+compare-and-swap to another thread was handed its stale clock reading, which the method took for
+a clock gone back (one millisecond added), and from then on every call was "behind" and added
+one more.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import uuidx
 ForkJson = Callable[[Callable[[], object]], Callable[[], Any]]
 
 #: The most a timestamp may be ahead of the clock read right after its call, beyond
-#: :meth:`Config.carry_ns`: the issue's 2 ms.
+#: :meth:`Config.carry_ns`: the 2 ms that the runaway's report set.
 LIMIT_NS = 2_000_000
 #: The run-ahead that counting may add within one test at most: it caps how many UUIDs a test
 #: makes from a v1/v6 generator, whose timestamps step 100 ns per UUID (10,000 UUIDs). For v7 it
@@ -48,8 +49,8 @@ RACE_KEEP = 20_000
 #: ``many(n)`` there. With the system clock ``many`` releases the GIL: long calls put threads
 #: in the generator at the same time, on a GIL build too.
 RACE_MANY = 1_000
-#: The issue's reproduction: two threads calling ``many(10_000)`` (``generate()`` for a class
-#: without ``many``) for this long, shorter than the issue's 2 s.
+#: The runaway's reproduction: two threads calling ``many(10_000)`` (``generate()`` for a class
+#: without ``many``) for this long, shorter than the 2 s of its first report.
 REPRO_THREADS = 2
 REPRO_SECONDS = 0.1
 REPRO_MANY = 10_000
@@ -213,8 +214,8 @@ def test_threads_share_a_generator(case: Case) -> None:
 
 @pytest.mark.usefixtures("short_switch_interval")
 @pytest.mark.parametrize("config", CONFIGS, ids=case_id)
-def test_the_issue_reproduction_stays_on_the_clock(config: Config) -> None:
-    """Issue 24's reproduction, shorter: two threads hammer one generator, then one more
+def test_a_generator_two_threads_hammered_stays_on_the_clock(config: Config) -> None:
+    """The runaway's reproduction, shorter: two threads hammer one generator, then one more
     ``generate()`` is on the clock."""
     g = make(config)
     if isinstance(g, uuidx.V7Generator):
