@@ -9,7 +9,7 @@ use uuidx_core::generator;
 use uuidx_core::Uuid;
 
 use crate::convert::count_arg;
-use crate::errors::IntoPy;
+use crate::ffi::errors::IntoPy;
 use crate::ffi::new_ascii_str;
 use crate::generators::uuid_list;
 use crate::signals::{self, Checkpoint};
@@ -107,7 +107,7 @@ fn buffer(
         fill(part)?;
         checkpoint.detached()
     })
-    .map_err(|e| crate::errors::naming_the_count(py, e, n))
+    .map_err(|e| crate::ffi::errors::naming_the_count(py, e, n))
 }
 
 /// ``n`` version 4 UUIDs as one ``bytes`` of ``16 * n`` bytes (each UUID's 16 octets in

@@ -26,7 +26,9 @@ impl ColumnBytes {
         }
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(len).map_err(|_| {
-            PyMemoryError::new_err(format!("cannot allocate {len} bytes for {what}"))
+            crate::ffi::errors::error::<PyMemoryError>(format_args!(
+                "cannot allocate {len} bytes for {what}"
+            ))
         })?;
         bytes.resize(len, 0);
         Ok(Self(Storage::Heap(bytes)))

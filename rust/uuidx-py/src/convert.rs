@@ -9,7 +9,6 @@
 use std::borrow::Cow;
 
 use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyValueError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyInt, PyString, PyTuple, PyType};
@@ -21,7 +20,7 @@ use crate::repr::{short_repr, type_name};
 
 /// `TypeError: {what} must be {expected}, got {type}: {repr}`.
 pub fn type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
-    PyTypeError::new_err(format!(
+    crate::ffi::errors::error::<PyTypeError>(format_args!(
         "{what} must be {expected}, got {}: {}",
         type_name(obj),
         short_repr(obj)
@@ -45,9 +44,11 @@ pub fn field_u64(obj: &Bound<'_, PyAny>, field: &'static str, bits: u32) -> PyRe
     }
     obj.extract::<u64>().map_err(|err| {
         if err.is_instance_of::<PyOverflowError>(obj.py()) {
-            PyValueError::new_err(
-                uuidx_core::Error::field_out_of_range(field, short_repr(obj), bits).to_string(),
-            )
+            crate::ffi::errors::to_py(&uuidx_core::Error::field_out_of_range(
+                field,
+                short_repr(obj),
+                bits,
+            ))
         } else {
             err
         }
@@ -113,16 +114,18 @@ pub fn namespace_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
 }
 
 fn not_a_namespace(obj: &Bound<'_, PyAny>, why: &str) -> PyErr {
-    match namespace_error_type(obj.py()) {
-        Ok(ty) => PyErr::from_type(
-            ty.clone(),
-            format!(
-                "namespace must be a uuid.UUID, got {}: {}{why}",
-                type_name(obj),
-                short_repr(obj)
-            ),
-        ),
-        Err(err) => err,
+    let py = obj.py();
+    let ty = match namespace_error_type(py) {
+        Ok(ty) => ty,
+        Err(err) => return err,
+    };
+    match crate::ffi::errors::try_format(format_args!(
+        "namespace must be a uuid.UUID, got {}: {}{why}",
+        type_name(obj),
+        short_repr(obj)
+    )) {
+        Some(message) => crate::ffi::errors::exception(ty, &message),
+        None => crate::ffi::errors::no_memory(py),
     }
 }
 
@@ -134,7 +137,7 @@ pub fn namespace(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
     if let Some(value) = ffi::exact_uuid_int(obj)? {
         return Ok(Uuid::from_u128(value));
     }
-    let bytes = match obj.getattr(intern!(obj.py(), "bytes")) {
+    let bytes = match obj.getattr(crate::interned!(obj.py(), c"bytes")?) {
         Ok(bytes) => bytes,
         Err(err) if err.is_instance_of::<PyAttributeError>(obj.py()) => {
             return Err(not_a_namespace(obj, ""));
@@ -166,7 +169,7 @@ pub fn uuid_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
         return Ok(Uuid::from_u128(value));
     }
     let py = obj.py();
-    let int = match obj.getattr(intern!(py, "int")) {
+    let int = match obj.getattr(crate::interned!(py, c"int")?) {
         Ok(int) => int,
         Err(err) if err.is_instance_of::<PyAttributeError>(py) => {
             return Err(type_error(what, "a uuid.UUID", obj));
@@ -174,7 +177,7 @@ pub fn uuid_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
         Err(err) => return Err(err),
     };
     if int.cast::<PyInt>().is_err() {
-        return Err(PyTypeError::new_err(format!(
+        return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
             "{what} must be a uuid.UUID or have an int .int, got {}: {} with .int {}",
             type_name(obj),
             short_repr(obj),
@@ -182,7 +185,7 @@ pub fn uuid_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Uuid> {
         )));
     }
     int.extract::<u128>().map(Uuid::from_u128).map_err(|_| {
-        PyTypeError::new_err(format!(
+        crate::ffi::errors::error::<PyTypeError>(format_args!(
             "{what} must be a uuid.UUID or have an .int from 0 to 2**128 - 1, got {}: {} with .int {}",
             type_name(obj),
             short_repr(obj),
@@ -214,19 +217,21 @@ pub fn count_arg(
         Err(err) if !err.is_instance_of::<PyOverflowError>(obj.py()) => return Err(err),
         // Negative: a ValueError. Beyond 2**64: more than any memory holds.
         Err(_) if obj.lt(0)? => {
-            return Err(PyValueError::new_err(format!(
+            return Err(crate::ffi::errors::error::<PyValueError>(format_args!(
                 "{what} must be 0 or more, got {}",
                 short_repr(obj)
             )))
         }
         Err(_) => {
-            return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
-                "cannot make {} UUIDs: more than any memory holds",
-                short_repr(obj)
-            )))
+            return Err(
+                crate::ffi::errors::error::<pyo3::exceptions::PyMemoryError>(format_args!(
+                    "cannot make {} UUIDs: more than any memory holds",
+                    short_repr(obj)
+                )),
+            )
         }
     };
-    uuidx_core::memory::check_bulk(count, bytes_per_uuid).map_err(|e| crate::errors::to_py(&e))
+    uuidx_core::memory::check_bulk(count, bytes_per_uuid).map_err(|e| crate::ffi::errors::to_py(&e))
 }
 
 /// Nanoseconds since the Unix epoch, any sign; values beyond `i128` are reported as out of
@@ -241,7 +246,7 @@ pub fn unix_ns_arg(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
     }
     obj.extract::<i128>().map_err(|err| {
         if err.is_instance_of::<PyOverflowError>(obj.py()) {
-            PyValueError::new_err(uuidx_core::time::v7_out_of_range(short_repr(obj)).to_string())
+            crate::ffi::errors::to_py(&uuidx_core::time::v7_out_of_range(short_repr(obj)))
         } else {
             err
         }
@@ -265,18 +270,25 @@ pub fn read_text<T>(
         .cast::<PyString>()
         .map_err(|_| type_error(what, "a str", obj))?;
     match text.to_str() {
-        Ok(s) => read(s).map_err(|e| crate::errors::to_py(&e)),
+        Ok(s) => read(s).map_err(|e| crate::ffi::errors::to_py(&e)),
         Err(_) => host_text(text)?
             .read(&short_repr(obj), read)
-            .map_err(|e| crate::errors::to_py(&e)),
+            .map_err(|e| crate::ffi::errors::to_py(&e)),
     }
 }
 
 /// The code points of a `str` that holds lone surrogates, as the core reads them.
 #[cold]
 pub fn host_text(text: &Bound<'_, PyString>) -> PyResult<HostText> {
+    let py = text.py();
     let wide = text
-        .call_method1(intern!(text.py(), "encode"), ("utf-32-le", "surrogatepass"))?
+        .call_method1(
+            crate::interned!(py, c"encode")?,
+            (
+                crate::interned!(py, c"utf-32-le")?,
+                crate::interned!(py, c"surrogatepass")?,
+            ),
+        )?
         .cast_into::<PyBytes>()?;
     Ok(HostText::from_code_points(
         wide.as_bytes()

@@ -3,7 +3,6 @@
 //! (`uuidx_core::encoding`, `uuidx_core::typeid`), and so are their messages, which show the
 //! values as Python does where Python's text differs from Rust's (names, lone surrogates).
 
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use uuidx_core::encoding::{Encoded, Encoding};
@@ -125,7 +124,7 @@ pub fn parse_typeid<'py>(s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>>
         tid::parse_typeid(text).map(|(prefix, value)| (prefix.len(), value))
     })?;
     let prefix = if prefix_len == 0 {
-        intern!(py, "").clone()
+        crate::interned!(py, c"")?.clone()
     } else {
         // Valid, so `s` is a str of UTF-8 text whose first `prefix_len` bytes are ASCII.
         let text = s.cast::<PyString>()?.to_str()?;

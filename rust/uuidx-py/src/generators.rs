@@ -16,8 +16,8 @@ use uuidx_core::random::ThreadRandom;
 use uuidx_core::Uuid;
 
 use crate::convert::{count_arg, field_u64, str_arg, unix_ns_arg};
-use crate::errors::IntoPy;
-use crate::ffi::new_uuid;
+use crate::ffi::errors::IntoPy;
+use crate::ffi::{new_uuid, Out};
 use crate::sources::{
     clock_arg, clock_or_system, random_arg, random_or_thread, DynClock, DynRandom, Held,
 };
@@ -52,7 +52,7 @@ pub fn uuid_list<'py>(py: Python<'py>, values: &[Uuid]) -> PyResult<Bound<'py, P
 fn buffer_of(n: usize) -> PyResult<Vec<Uuid>> {
     let mut out = Vec::new();
     out.try_reserve_exact(n)
-        .map_err(|_| crate::errors::cannot_allocate(None, format_args!("{n} UUIDs")))?;
+        .map_err(|_| crate::ffi::errors::cannot_allocate(None, format_args!("{n} UUIDs")))?;
     out.resize(n, Uuid::NIL);
     Ok(out)
 }
@@ -157,10 +157,10 @@ impl V7Generator {
             && (rollback_allowance_ns.is_some_and(|a| !a.is_none())
                 || rollback_policy.is_some_and(|p| !p.is_none()))
         {
-            return Err(PyValueError::new_err(
+            return Err(crate::ffi::errors::error::<PyValueError>(format_args!(
                 "the cpython method takes no rollback_allowance_ns or rollback_policy: \
-                 it handles a clock that goes back as CPython 3.14 does",
-            ));
+                 it handles a clock that goes back as CPython 3.14 does"
+            )));
         }
         let (allowance, policy) = (
             allowance(rollback_allowance_ns)?,
@@ -210,9 +210,9 @@ impl V7Generator {
 
     /// The fields of ``u`` as this generator lays them out: ``(unix_ts_ms, fraction,
     /// counter, node, random)`` (see ``uuidx.layout.fields``).
-    fn fields(&self, u: &Bound<'_, PyAny>) -> PyResult<(u64, u64, u128, u64, u64)> {
+    fn fields(&self, u: &Bound<'_, PyAny>) -> PyResult<Out<V7Fields>> {
         let (fraction, counter, _) = self.core_method().widths();
-        v7_fields(u, fraction, counter, self.node_bits())
+        v7_fields(u, fraction, counter, self.node_bits().0)
     }
 
     /// For tests: puts a ``"cpython"`` generator in the state CPython 3.14's module is in after
@@ -224,66 +224,69 @@ impl V7Generator {
 
     /// ``"counter"``, ``"monotonic_random"``, ``"submillisecond"`` or ``"cpython"``.
     #[getter]
-    fn method(&self) -> &'static str {
-        self.core_method().name()
+    fn method(&self) -> Out<&'static str> {
+        Out(self.core_method().name())
     }
 
     /// Counter bits (Methods 1 and 3, ``cpython``) or increment bits (Method 2).
     #[getter]
-    fn bits(&self) -> u32 {
-        self.core_method().bits()
+    fn bits(&self) -> Out<u32> {
+        Out(self.core_method().bits())
     }
 
     /// How far the clock may go back, in nanoseconds, before the policy applies (``None``
     /// for the ``"cpython"`` method, which has no allowance).
     #[getter]
-    fn rollback_allowance_ns(&self) -> Option<u64> {
-        (self.core_method() != V7Method::CPython)
-            .then(|| with_core!(&*self.inner, g => g.rollback_allowance_ns()))
+    fn rollback_allowance_ns(&self) -> Out<Option<u64>> {
+        Out((self.core_method() != V7Method::CPython)
+            .then(|| with_core!(&*self.inner, g => g.rollback_allowance_ns())))
     }
 
     /// ``"reset"`` or ``"error"`` (``None`` for the ``"cpython"`` method).
     #[getter]
-    fn rollback_policy(&self) -> Option<&'static str> {
-        (self.core_method() != V7Method::CPython)
-            .then(|| with_core!(&*self.inner, g => g.policy()).name())
+    fn rollback_policy(&self) -> Out<Option<&'static str>> {
+        Out((self.core_method() != V7Method::CPython)
+            .then(|| with_core!(&*self.inner, g => g.policy()).name()))
     }
 
     /// The fixed node id, or ``None``.
     #[getter]
-    fn node(&self) -> Option<u64> {
+    fn node(&self) -> Out<Option<u64>> {
         let (node, bits) = with_core!(&*self.inner, g => g.node());
-        (bits > 0).then_some(node)
+        Out((bits > 0).then_some(node))
     }
 
     /// The node id's width in bits, 0 without one.
     #[getter]
-    fn node_bits(&self) -> u32 {
-        with_core!(&*self.inner, g => g.node()).1
+    fn node_bits(&self) -> Out<u32> {
+        Out(with_core!(&*self.inner, g => g.node()).1)
     }
 
-    fn __repr__(&self) -> String {
-        use std::fmt::Write as _;
-        let mut text = format!(
-            "V7Generator(method='{}', bits={}",
-            self.method(),
-            self.bits()
-        );
-        if let (Some(allowance), Some(policy)) =
-            (self.rollback_allowance_ns(), self.rollback_policy())
-        {
-            let _ = write!(
-                text,
-                ", rollback_allowance_ns={allowance}, rollback_policy='{policy}'"
+    fn __repr__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+        let text = {
+            use std::fmt::Write as _;
+            let mut text = format!(
+                "V7Generator(method='{}', bits={}",
+                self.method().0,
+                self.bits().0
             );
-        }
-        if let Some(node) = self.node() {
-            let _ = write!(text, ", node={node}, node_bits={}", self.node_bits());
-        }
-        if matches!(&*self.inner, Inner::Custom(_)) {
-            text += ", custom sources";
-        }
-        text + ")"
+            if let (Some(allowance), Some(policy)) =
+                (self.rollback_allowance_ns().0, self.rollback_policy().0)
+            {
+                let _ = write!(
+                    text,
+                    ", rollback_allowance_ns={allowance}, rollback_policy='{policy}'"
+                );
+            }
+            if let Some(node) = self.node().0 {
+                let _ = write!(text, ", node={node}, node_bits={}", self.node_bits().0);
+            }
+            if matches!(&*self.inner, Inner::Custom(_)) {
+                text += ", custom sources";
+            }
+            text + ")"
+        };
+        crate::ffi::new_str(py, &text)
     }
 }
 
@@ -312,9 +315,7 @@ fn v7_method(name: Option<&str>, bits: Option<&Bound<'_, PyAny>>) -> PyResult<V7
         .map(|b| {
             let wide = field_u64(b, "bits", 32)?;
             u32::try_from(wide).map_err(|_| {
-                PyValueError::new_err(
-                    uuidx_core::Error::field_out_of_range("bits", wide, 32).to_string(),
-                )
+                crate::ffi::errors::to_py(&uuidx_core::Error::field_out_of_range("bits", wide, 32))
             })
         })
         .transpose()?;
@@ -338,11 +339,14 @@ fn node_option(
             let node = field_u64(node, "node", 32)?;
             Ok(Some((node, bits as u32)))
         }
-        _ => Err(PyValueError::new_err(
-            "node and node_bits go together: give both or neither",
-        )),
+        _ => Err(crate::ffi::errors::error::<PyValueError>(format_args!(
+            "node and node_bits go together: give both or neither"
+        ))),
     }
 }
+
+/// `(unix_ts_ms, fraction, counter, node, random)`, as `v7_fields` returns them.
+type V7Fields = (u64, u64, u128, u64, u64);
 
 /// `(unix_ts_ms, fraction, counter, node, random)` of a v7 `u` for these widths.
 fn v7_fields(
@@ -350,7 +354,7 @@ fn v7_fields(
     fraction_bits: u32,
     counter_bits: u32,
     node_bits: u32,
-) -> PyResult<(u64, u64, u128, u64, u64)> {
+) -> PyResult<Out<V7Fields>> {
     let f = v7::GeneratorFields::of(
         crate::convert::uuid_value(u, "u")?,
         fraction_bits,
@@ -358,7 +362,7 @@ fn v7_fields(
         node_bits,
     )
     .py_err()?;
-    Ok((f.unix_ts_ms, f.fraction, f.counter, f.node, f.random))
+    Ok(Out((f.unix_ts_ms, f.fraction, f.counter, f.node, f.random)))
 }
 
 /// The fields of a version 7 UUID as a generator with ``method``, ``bits`` and
@@ -370,7 +374,7 @@ pub fn v7_generator_fields(
     method: &Bound<'_, PyAny>,
     bits: Option<&Bound<'_, PyAny>>,
     node_bits: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(u64, u64, u128, u64, u64)> {
+) -> PyResult<Out<V7Fields>> {
     let method = v7_method(Some(&str_arg(method, "method")?), bits)?;
     let node_bits = present(node_bits).map_or(Ok(0), |b| field_u64(b, "node_bits", 6))? as u32;
     let (fraction, counter, _) = method.widths();
@@ -439,31 +443,35 @@ macro_rules! gregorian_class {
 
             /// The 48-bit node in use.
             #[getter]
-            fn node(&self) -> u64 {
-                with_core!(&*self.inner, g => g.node())
+            fn node(&self) -> Out<u64> {
+                Out(with_core!(&*self.inner, g => g.node()))
             }
 
             /// How far the clock may go back, in nanoseconds, before the policy applies.
             #[getter]
-            fn rollback_allowance_ns(&self) -> u64 {
-                with_core!(&*self.inner, g => g.rollback_allowance_ns())
+            fn rollback_allowance_ns(&self) -> Out<u64> {
+                Out(with_core!(&*self.inner, g => g.rollback_allowance_ns()))
             }
 
             /// ``"reset"`` or ``"error"``.
             #[getter]
-            fn rollback_policy(&self) -> &'static str {
-                with_core!(&*self.inner, g => g.policy()).name()
+            fn rollback_policy(&self) -> Out<&'static str> {
+                Out(with_core!(&*self.inner, g => g.policy()).name())
             }
 
-            fn __repr__(&self) -> String {
-                format!(
+            fn __repr__<'py>(
+                &self,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+                let text = format!(
                     "{}(node={:#014x}, rollback_allowance_ns={}, rollback_policy='{}'{})",
                     stringify!($name),
-                    self.node(),
-                    self.rollback_allowance_ns(),
-                    self.rollback_policy(),
+                    self.node().0,
+                    self.rollback_allowance_ns().0,
+                    self.rollback_policy().0,
                     if matches!(&*self.inner, Inner::Custom(_)) { ", custom sources" } else { "" },
-                )
+                );
+                crate::ffi::new_str(py, &text)
             }
         }
     };

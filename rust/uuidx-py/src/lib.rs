@@ -17,11 +17,9 @@ mod catalogues;
 mod column_bytes;
 mod convert;
 mod encodings;
-mod errors;
 #[allow(unsafe_code)]
 mod ffi;
 mod generators;
-mod repr;
 mod signals;
 mod sources;
 
@@ -35,7 +33,8 @@ use uuidx_core::{random, Uuid};
 use convert::{field_u64, masked_u64, name_bytes, type_error, uuid_value as uuid_arg};
 use errors::IntoPy;
 use ffi::fast_bodies as fast;
-use ffi::new_uuid;
+use ffi::{errors, repr};
+use ffi::{new_uuid, OutValue as _};
 
 fn opt_masked(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>> {
     obj.filter(|o| !o.is_none())
@@ -284,19 +283,24 @@ fn fields<'py>(py: Python<'py>, u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
     let u = uuid_arg(u, "u")?;
     let layout = Layout::of(u).py_err()?;
     let (names, values): (Vec<&str>, Vec<u64>) = layout.values(u).unzip();
-    (
-        layout.name,
-        PyTuple::new(py, names)?,
-        PyTuple::new(py, values)?,
+    let names = ffi::new_tuple(py, names.into_iter().map(|n| n.make(py)))?;
+    let values = ffi::new_tuple(py, values.into_iter().map(|v| v.make(py)))?;
+    ffi::new_tuple(
+        py,
+        [
+            layout.name.make(py),
+            Ok(names.into_any()),
+            Ok(values.into_any()),
+        ]
+        .into_iter(),
     )
-        .into_pyobject(py)
 }
 
 /// Nanoseconds since the Unix epoch of the timestamp in a version 1, 6 or 7 UUID
 /// (negative before 1970); ``ValueError`` for any other UUID.
 #[pyfunction]
-fn timestamp_ns(u: &Bound<'_, PyAny>) -> PyResult<i128> {
-    uuid_arg(u, "u")?.timestamp_unix_ns().py_err()
+fn timestamp_ns(u: &Bound<'_, PyAny>) -> PyResult<ffi::Out<i128>> {
+    uuid_arg(u, "u")?.timestamp_unix_ns().py_err().map(ffi::Out)
 }
 
 /// The version 6 UUID with the timestamp, clock sequence and node of version 1 UUID ``u``
@@ -320,8 +324,8 @@ fn v6_to_v1<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 
 /// The random 48-bit multicast node this process uses for v1 and v6 (RFC 9562 §6.10).
 #[pyfunction]
-fn process_node() -> u64 {
-    random::process_node()
+fn process_node() -> ffi::Out<u64> {
+    ffi::Out(random::process_node())
 }
 
 /// Marks this process as a forked child (once per process id): every random source reseeds
@@ -417,8 +421,8 @@ fn _deterministic_uninstall(token: u64) -> bool {
 /// ``repr(obj)`` shortened for error messages (at most about 80 characters, never built in
 /// full), as the extension's own messages show values.
 #[pyfunction]
-fn _short_repr(obj: &Bound<'_, PyAny>) -> String {
-    repr::short_repr(obj)
+fn _short_repr<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+    ffi::new_str(obj.py(), &repr::short_repr(obj))
 }
 
 /// A hot function for `ffi::add_fast_functions`.
@@ -502,6 +506,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unmask_v7, m)?)?;
     m.add_function(wrap_pyfunction!(_deterministic_install, m)?)?;
     m.add_function(wrap_pyfunction!(_deterministic_uninstall, m)?)?;
+    // pyo3 checks every exception it fetches against PanicException's type: make it now, so
+    // that no later call has to (nor can fail to, out of memory).
+    py.get_type::<pyo3::panic::PanicException>();
+    // pyo3 imports `collections.abc` on the first `cast::<PySequence>()` of an object that is
+    // not a list or tuple (the Arrow inputs): import it now, for the same reason.
+    let _ = py.None().into_bound(py).cast::<pyo3::types::PySequence>();
     m.add("ClockError", py.get_type::<errors::ClockError>())?;
     m.add(
         "ClockRollbackError",

@@ -15,12 +15,11 @@ use std::time::{Duration, Instant};
 use pyo3::prelude::*;
 use uuidx_core::Uuid;
 
-use crate::errors::IntoPy;
+use crate::ffi::errors::IntoPy;
 
 /// The most work done with the GIL released between two checks for signals.
 pub const INTERVAL: Duration = Duration::from_millis(5);
-/// Items a loop that runs attached handles between two checks for signals.
-pub const ATTACHED_EVERY: usize = 4096;
+pub use crate::ffi::ATTACHED_EVERY;
 /// UUIDs generated between two checkpoints (1 MiB of them: well under a millisecond).
 pub const CHUNK_UUIDS: usize = 1 << 16;
 
@@ -71,17 +70,17 @@ impl Checkpoint {
 /// may run and raise: its exception is returned, never lost.
 fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
     let modules = py
-        .import(pyo3::intern!(py, "sys"))?
-        .getattr(pyo3::intern!(py, "modules"))?;
-    let Ok(threading) = modules.get_item(pyo3::intern!(py, "threading")) else {
+        .import(crate::interned!(py, c"sys")?)?
+        .getattr(crate::interned!(py, c"modules")?)?;
+    let Ok(threading) = modules.get_item(crate::interned!(py, c"threading")?) else {
         return Ok(true);
     };
     let main: u64 = threading
-        .call_method0(pyo3::intern!(py, "main_thread"))?
-        .getattr(pyo3::intern!(py, "ident"))?
+        .call_method0(crate::interned!(py, c"main_thread")?)?
+        .getattr(crate::interned!(py, c"ident")?)?
         .extract()?;
     let this: u64 = threading
-        .call_method0(pyo3::intern!(py, "get_ident"))?
+        .call_method0(crate::interned!(py, c"get_ident")?)?
         .extract()?;
     Ok(main == this)
 }
@@ -127,7 +126,7 @@ pub fn uuids_detached(
 ) -> PyResult<Vec<Uuid>> {
     let mut out = Vec::new();
     out.try_reserve_exact(n)
-        .map_err(|_| crate::errors::cannot_allocate(None, format_args!("{n} UUIDs")))?;
+        .map_err(|_| crate::ffi::errors::cannot_allocate(None, format_args!("{n} UUIDs")))?;
     py.detach(|| {
         let mut checkpoint = Checkpoint::new();
         while out.len() < n {

@@ -45,7 +45,7 @@ impl Shared {
             .as_ref()
             .map(|obj| obj.bind(py).clone())
             .ok_or_else(|| {
-                PyRuntimeError::new_err(format!(
+                crate::ffi::errors::error::<PyRuntimeError>(format_args!(
                     "this generator's {what} was released by the garbage collector"
                 ))
             })
@@ -100,7 +100,7 @@ impl Clock for PyClock {
                 || value.cast::<PyInt>().is_err()
                 || value.cast::<pyo3::types::PyBool>().is_ok()
             {
-                return Err(PyTypeError::new_err(format!(
+                return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
                     "clock {} must return an int of nanoseconds since 1970, got {}: {}",
                     short_repr(clock),
                     type_name(&value),
@@ -113,7 +113,7 @@ impl Clock for PyClock {
                 }
             }
             value.extract::<u64>().map(Ok).map_err(|_| {
-                PyValueError::new_err(format!(
+                crate::ffi::errors::error::<PyValueError>(format_args!(
                     "clock {} returned {}: expected nanoseconds since 1970, below 2**64",
                     short_repr(clock),
                     short_repr(&value)
@@ -134,7 +134,7 @@ impl RandomSource for PyRandom {
             let random = &self.0.get(py, "random source")?;
             let value = random.call1((dest.len(),))?;
             let bytes = buffer_bytes(&value).ok_or_else(|| {
-                PyTypeError::new_err(format!(
+                crate::ffi::errors::error::<PyTypeError>(format_args!(
                     "random {} must return bytes, got {}: {}",
                     short_repr(random),
                     type_name(&value),
@@ -142,7 +142,7 @@ impl RandomSource for PyRandom {
                 ))
             })?;
             if bytes.len() != dest.len() {
-                return Err(PyValueError::new_err(format!(
+                return Err(crate::ffi::errors::error::<PyValueError>(format_args!(
                     "random {}({}) returned {} bytes: expected {}",
                     short_repr(random),
                     dest.len(),
@@ -190,16 +190,21 @@ pub fn random_arg(obj: Option<&Bound<'_, PyAny>>, held: &mut Held) -> PyResult<O
     }
     if let Ok(seed) = o.cast::<PyInt>() {
         // to_bytes raises OverflowError for a negative seed or one of more than 256 bits.
-        let key = seed
-            .call_method1("to_bytes", (32, "little"))
-            .ok()
-            .and_then(|b| buffer_bytes(&b))
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "random seed {} is out of range: expected an int from 0 to 2**256 - 1",
-                    short_repr(o)
-                ))
-            })?;
+        let py = o.py();
+        let bytes = match seed.call_method1(
+            crate::interned!(py, c"to_bytes")?,
+            (32, crate::interned!(py, c"little")?),
+        ) {
+            Ok(bytes) => Some(bytes),
+            Err(err) if err.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => None,
+            Err(err) => return Err(err),
+        };
+        let key = bytes.and_then(|b| buffer_bytes(&b)).ok_or_else(|| {
+            crate::ffi::errors::error::<PyValueError>(format_args!(
+                "random seed {} is out of range: expected an int from 0 to 2**256 - 1",
+                short_repr(o)
+            ))
+        })?;
         let mut bytes = [0u8; 32];
         bytes.copy_from_slice(&key);
         return Ok(Some(Box::new(SeededRandom::new(bytes))));

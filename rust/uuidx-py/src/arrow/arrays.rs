@@ -137,8 +137,8 @@ impl UuidArray {
 
     /// The number of null rows.
     #[getter]
-    fn null_count(&self) -> usize {
-        self.array.null_count()
+    fn null_count(&self) -> crate::ffi::Out<u64> {
+        crate::ffi::Out(self.array.null_count() as u64)
     }
 
     /// The Arrow schema of the column (PyCapsule interface).
@@ -175,13 +175,16 @@ impl UuidArray {
         })
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "UUIDArray(len={}, null_count={}, extension={})",
-            self.array.len(),
-            self.array.null_count(),
-            if self.extension { "True" } else { "False" }
-        )
+    fn __repr__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+        let text = {
+            format!(
+                "UUIDArray(len={}, null_count={}, extension={})",
+                self.array.len(),
+                self.array.null_count(),
+                if self.extension { "True" } else { "False" }
+            )
+        };
+        crate::ffi::new_str(py, &text)
     }
 }
 
@@ -206,21 +209,17 @@ impl ArrowColumn {
 
     /// The number of null rows.
     #[getter]
-    fn null_count(&self) -> usize {
-        self.array.null_count()
+    fn null_count(&self) -> crate::ffi::Out<u64> {
+        crate::ffi::Out(self.array.null_count() as u64)
     }
 
     /// The Arrow type, as pyarrow writes it: ``"string"``, ``"large_string"`` or
     /// ``"timestamp[ns, tz=UTC]"``.
     #[getter(r#type)]
-    fn arrow_type(&self) -> String {
-        match self.array.data_type() {
-            DataType::Utf8 => "string".to_owned(),
-            DataType::LargeUtf8 => "large_string".to_owned(),
-            DataType::Timestamp(TimeUnit::Nanosecond, Some(tz)) => {
-                format!("timestamp[ns, tz={tz}]")
-            }
-            other => other.to_string(),
+    fn arrow_type<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        match crate::ffi::errors::try_format(format_args!("{}", TypeName(self.array.data_type()))) {
+            Some(text) => crate::ffi::new_str(py, &text),
+            None => Err(crate::ffi::errors::no_memory(py)),
         }
     }
 
@@ -265,13 +264,32 @@ impl ArrowColumn {
         }
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "ArrowArray(type='{}', len={}, null_count={})",
-            self.arrow_type(),
-            self.array.len(),
-            self.array.null_count()
-        )
+    fn __repr__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+        let text = {
+            format!(
+                "ArrowArray(type='{}', len={}, null_count={})",
+                TypeName(self.array.data_type()),
+                self.array.len(),
+                self.array.null_count()
+            )
+        };
+        crate::ffi::new_str(py, &text)
+    }
+}
+
+/// An Arrow type as pyarrow writes it.
+struct TypeName<'a>(&'a DataType);
+
+impl std::fmt::Display for TypeName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            DataType::Utf8 => f.write_str("string"),
+            DataType::LargeUtf8 => f.write_str("large_string"),
+            DataType::Timestamp(TimeUnit::Nanosecond, Some(tz)) => {
+                write!(f, "timestamp[ns, tz={tz}]")
+            }
+            other => write!(f, "{other}"),
+        }
     }
 }
 

@@ -11,11 +11,13 @@ use uuidx_core::memory::{zeroed_vec, Zeroable};
 use crate::signals;
 
 pub(super) fn invalid(what: &str, err: &ArrowError) -> PyErr {
-    PyValueError::new_err(format!("{what}: invalid Arrow data: {err}"))
+    crate::ffi::errors::error::<PyValueError>(format_args!("{what}: invalid Arrow data: {err}"))
 }
 
 pub(super) fn no_memory(what: &str, len: usize) -> PyErr {
-    PyMemoryError::new_err(format!("cannot allocate {what} for {len} rows"))
+    crate::ffi::errors::error::<PyMemoryError>(format_args!(
+        "cannot allocate {what} for {len} rows"
+    ))
 }
 
 /// A zeroed vector of `len` items, or `MemoryError`.

@@ -14,7 +14,7 @@ use super::arrays::{kernel_column, ArrowColumn, UuidArray};
 use super::buffers::{invalid, null_buffer, repeated_offsets, zeroed};
 use super::input::{byte_chunks, on_error, uuid_chunks, uuid_column, RowValues, UuidChunks};
 use crate::column_bytes::ColumnBytes;
-use crate::errors::IntoPy;
+use crate::ffi::errors::IntoPy;
 use crate::signals::Checkpoint;
 
 /// The UUID in each row of text, in the forms :func:`uuidx.parse` accepts (RFC 9562 §4:
@@ -86,9 +86,11 @@ pub(super) fn text_column<'py>(
     let py = uuids.py();
     let chunks = uuid_chunks(uuids, "uuids")?;
     let (len, width) = (chunks.len(), encoding.len());
-    let size = width
-        .checked_mul(len)
-        .ok_or_else(|| PyMemoryError::new_err(format!("cannot allocate text for {len} rows")))?;
+    let size = width.checked_mul(len).ok_or_else(|| {
+        crate::ffi::errors::error::<PyMemoryError>(format_args!(
+            "cannot allocate text for {len} rows"
+        ))
+    })?;
     let mut text = ColumnBytes::zeroed(size, "text")?;
     let mut valid = zeroed::<bool>(len, "text")?;
     let nulls = py

@@ -10,7 +10,7 @@ use super::arrays::{kernel_column, uuid_array, UuidArray};
 use super::input::{byte_chunks, RowValues};
 use crate::column_bytes::ColumnBytes;
 use crate::convert::{count_arg, str_arg};
-use crate::errors::IntoPy;
+use crate::ffi::errors::IntoPy;
 use crate::signals;
 
 /// A `UUIDArray` of `n` UUIDs written by `fill` with the GIL released.

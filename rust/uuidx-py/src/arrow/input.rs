@@ -9,7 +9,6 @@ use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field};
 use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PySequence, PyString};
 use uuidx_core::column::{self, OnError, RECORD_LEN};
@@ -19,8 +18,8 @@ use super::arrays::{describe, ArrowColumn, UuidArray, UUID_EXTENSION, UUID_TYPE}
 use super::buffers::{and_nulls, invalid, mapped, no_memory, null_buffer, zeroed};
 use crate::column_bytes::ColumnBytes;
 use crate::convert::{host_text, str_arg, type_error};
-use crate::errors::{cannot_allocate, IntoPy};
 use crate::ffi;
+use crate::ffi::errors::{cannot_allocate, IntoPy};
 use crate::repr::{short_repr, type_name};
 use crate::signals;
 
@@ -81,10 +80,10 @@ pub(super) fn import_any(
     accept: impl Fn(&Field) -> bool,
 ) -> PyResult<Import> {
     let py = obj.py();
-    let (field, chunks) = if obj.hasattr(intern!(py, "__arrow_c_array__"))? {
-        let pair = obj.call_method0(intern!(py, "__arrow_c_array__"))?;
+    let (field, chunks) = if obj.hasattr(crate::interned!(py, c"__arrow_c_array__")?)? {
+        let pair = obj.call_method0(crate::interned!(py, c"__arrow_c_array__")?)?;
         let Ok((schema, array)) = pair.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() else {
-            return Err(PyTypeError::new_err(format!(
+            return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
                 "{what}: __arrow_c_array__() of {} must return a (schema, array) pair of \
                  capsules, got {}",
                 type_name(obj),
@@ -94,8 +93,8 @@ pub(super) fn import_any(
         let where_ = format!("{what} ({}.__arrow_c_array__)", type_name(obj));
         let (field, data) = ffi::import_array(&schema, &array, &where_, accept)?;
         (field, data.map(|d| vec![d]))
-    } else if obj.hasattr(intern!(py, "__arrow_c_stream__"))? {
-        let capsule = obj.call_method0(intern!(py, "__arrow_c_stream__"))?;
+    } else if obj.hasattr(crate::interned!(py, c"__arrow_c_stream__")?)? {
+        let capsule = obj.call_method0(crate::interned!(py, c"__arrow_c_stream__")?)?;
         let where_ = format!("{what} ({}.__arrow_c_stream__)", type_name(obj));
         ffi::import_stream(&capsule, &where_, accept)?
     } else {
@@ -117,7 +116,7 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             .map(|s| (*s).to_owned())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_owned());
-        Err(PyValueError::new_err(format!(
+        Err(crate::ffi::errors::error::<PyValueError>(format_args!(
             "{what}: invalid Arrow data: arrow-rs could not convert it: {message}"
         )))
     })
@@ -173,7 +172,7 @@ pub(super) fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidCh
             return records_of(obj.py(), &binary, what).map(|a| UuidChunks(vec![a]));
         }
         Import::Rejected(field) => {
-            return Err(PyTypeError::new_err(format!(
+            return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
                 "{what} must be {UUIDS_EXPECTED}; got an Arrow column of {} from {}",
                 describe(&field),
                 type_name(obj)
@@ -200,7 +199,7 @@ pub(super) fn records_of(
     let rows = binary.rows().enumerate().map(|(i, row)| {
         row.map(|bytes| {
             Uuid::from_slice(bytes).map_err(|_| {
-                PyValueError::new_err(format!(
+                crate::ffi::errors::error::<PyValueError>(format_args!(
                     "{what}: row {i} of a binary column holds {} bytes; a UUID holds 16",
                     bytes.len()
                 ))
@@ -365,7 +364,7 @@ pub(super) fn byte_chunks(
     match import(obj, what, is_bytes)? {
         Import::Accepted(field, chunks) => return byte_chunks_of(&field, chunks, what),
         Import::Rejected(field) => {
-            return Err(PyTypeError::new_err(format!(
+            return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
                 "{what} must be {expected}; got an Arrow column of {} from {}",
                 describe(&field),
                 type_name(obj)
@@ -384,7 +383,10 @@ pub(super) fn byte_chunks(
             let row = match values {
                 RowValues::Names => crate::convert::name_bytes(item).map_err(|e| {
                     if e.is_instance_of::<PyTypeError>(item.py()) {
-                        PyTypeError::new_err(format!("{what}[{i}]: {}", e.value(item.py())))
+                        crate::ffi::errors::error::<PyTypeError>(format_args!(
+                            "{what}[{i}]: {}",
+                            e.value(item.py())
+                        ))
                     } else {
                         e
                     }

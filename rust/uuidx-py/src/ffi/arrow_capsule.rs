@@ -79,10 +79,10 @@ fn capsule_pointer<T>(
 ) -> PyResult<core::ptr::NonNull<T>> {
     use pyo3::types::{PyCapsule, PyCapsuleMethods};
     let wrong = || {
-        PyTypeError::new_err(format!(
+        super::errors::error::<PyTypeError>(format_args!(
             "{what} must be a PyCapsule named {:?}, got {}",
             name.to_string_lossy(),
-            crate::repr::short_repr(obj)
+            super::repr::short_repr(obj)
         ))
     };
     let capsule = obj.cast::<PyCapsule>().map_err(|_| wrong())?;
@@ -93,7 +93,7 @@ fn capsule_pointer<T>(
 }
 
 fn released(what: &str, kind: &str) -> PyErr {
-    pyo3::exceptions::PyValueError::new_err(format!(
+    super::errors::error::<pyo3::exceptions::PyValueError>(format_args!(
         "{what}: the Arrow {kind} in the capsule was already released or imported \
          (a capsule can be imported once)"
     ))
@@ -102,9 +102,11 @@ fn released(what: &str, kind: &str) -> PyErr {
 /// `err` of `arrow_import` as a Python exception: `MemoryError` or `ValueError`.
 fn import_err(what: &str, err: &arrow_import::Error) -> PyErr {
     if err.is_out_of_memory() {
-        pyo3::exceptions::PyMemoryError::new_err(format!("{what}: {err}"))
+        super::errors::error::<pyo3::exceptions::PyMemoryError>(format_args!("{what}: {err}"))
     } else {
-        pyo3::exceptions::PyValueError::new_err(format!("{what}: invalid Arrow data: {err}"))
+        super::errors::error::<pyo3::exceptions::PyValueError>(format_args!(
+            "{what}: invalid Arrow data: {err}"
+        ))
     }
 }
 
@@ -214,9 +216,11 @@ fn read_stream(
     use arrow_data::ffi::FFI_ArrowArray;
     use arrow_schema::ffi::FFI_ArrowSchema;
     let (Some(get_schema), Some(get_next)) = (stream.get_schema, stream.get_next) else {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "{what}: invalid Arrow data: the stream has no get_schema or get_next callback"
-        )));
+        return Err(super::errors::error::<pyo3::exceptions::PyValueError>(
+            format_args!(
+                "{what}: invalid Arrow data: the stream has no get_schema or get_next callback"
+            ),
+        ));
     };
     let mut schema = FFI_ArrowSchema::empty();
     // SAFETY: invariant 5: the stream is live and owned by the caller; `get_schema` fills
@@ -229,9 +233,11 @@ fn read_stream(
         return Err(stream_error(py, stream, code, what));
     }
     if schema.release.is_none() {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "{what}: invalid Arrow data: the stream's get_schema gave a released schema"
-        )));
+        return Err(super::errors::error::<pyo3::exceptions::PyValueError>(
+            format_args!(
+                "{what}: invalid Arrow data: the stream's get_schema gave a released schema"
+            ),
+        ));
     }
     // SAFETY: invariant 4: the producer's promise I1 of `arrow_import_schema`, which checks
     // the rest.
@@ -255,7 +261,7 @@ fn read_stream(
             return Ok((field, Some(arrays)));
         }
         arrays.try_reserve(1).map_err(|_| {
-            crate::errors::cannot_allocate(Some(what), format_args!("{} chunks", arrays.len() + 1))
+            super::errors::cannot_allocate(Some(what), format_args!("{} chunks", arrays.len() + 1))
         })?;
         // SAFETY: invariant 4: every array of a stream has the stream's schema;
         // `arrow_import_array` checks what the interface can reveal and validates the result.
@@ -286,7 +292,7 @@ fn stream_error(
             })
         })
     });
-    pyo3::exceptions::PyValueError::new_err(format!(
+    super::errors::error::<pyo3::exceptions::PyValueError>(format_args!(
         "{what}: the Arrow stream failed (error code {code}): {}",
         message.as_deref().unwrap_or("no message")
     ))
@@ -317,7 +323,7 @@ impl ReadOnlyBytes {
     ) -> PyResult<()> {
         let bytes = &slf.get().bytes;
         let len = isize::try_from(bytes.len())
-            .map_err(|_| PyErr::new::<PyTypeError, _>("buffer too long"))?;
+            .map_err(|_| super::errors::error::<PyTypeError>(format_args!("buffer too long")))?;
         // SAFETY: invariant 6. `view` is the interpreter's to fill. `PyBuffer_FillInfo` stores a
         // new reference to `slf` in `view.obj` (dropped by `PyBuffer_Release`), marks the view
         // read-only and refuses `PyBUF_WRITABLE` with a BufferError; the pointer is never

@@ -26,6 +26,10 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 
+/// Items a loop that runs attached handles between two checks for signals (the checkpoints
+/// of `crate::signals`, and this file's list fill).
+pub const ATTACHED_EVERY: usize = 4096;
+
 /// The cycle collector, paused for the life of this value where it is safe to (GIL builds of
 /// CPython 3.10+): creating many untracked objects still counts as allocation for the
 /// collector, which would otherwise run one generation-0 pass per 700 of them and, every 100
@@ -100,8 +104,9 @@ pub fn bytes_in_chunks(
     chunk: usize,
     mut fill: impl FnMut(&mut [u8]) -> uuidx_core::Result<()> + Send,
 ) -> PyResult<Bound<'_, pyo3::types::PyBytes>> {
-    let size = isize::try_from(len)
-        .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("bytes too long"))?;
+    let size = isize::try_from(len).map_err(|_| {
+        super::errors::error::<pyo3::exceptions::PyMemoryError>(format_args!("bytes too long"))
+    })?;
     // SAFETY: `PyBytes_FromStringAndSize(NULL, size)` returns a new, unshared `bytes` of
     // `size` uninitialised bytes (or NULL with an exception). Nothing else can reach it until
     // it is returned; its buffer is written only here, chunk by chunk, each zeroed before a
@@ -114,7 +119,11 @@ pub fn bytes_in_chunks(
         )
         // Allocating is all the call does, so its error is a failed allocation: PyPy's cpyext
         // reports one as a `SystemError` around its own `MemoryError`, CPython as `MemoryError`.
-        .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("cannot allocate the bytes"))?
+        .map_err(|_| {
+            super::errors::error::<pyo3::exceptions::PyMemoryError>(format_args!(
+                "cannot allocate the bytes"
+            ))
+        })?
         .cast_into_unchecked::<pyo3::types::PyBytes>();
         let buffer = ffi::PyBytes_AsString(bytes.as_ptr()).cast::<u8>() as usize;
         py.detach(|| {
@@ -128,13 +137,13 @@ pub fn bytes_in_chunks(
             }
             Ok(())
         })
-        .map_err(|e| crate::errors::to_py(&e))?;
+        .map_err(|e| super::errors::to_py(&e))?;
         Ok(bytes)
     }
 }
 
 /// A list of `len` items made by `item(i)`, allocated once at its final size. Pending signal
-/// handlers run every `signals::ATTACHED_EVERY` items (through `pause`, if the collector is
+/// handlers run every [`ATTACHED_EVERY`] items (through `pause`, if the collector is
 /// paused); an exception of theirs, like any error, frees the items made and is raised.
 pub fn list_of<'py>(
     py: Python<'py>,
@@ -142,7 +151,8 @@ pub fn list_of<'py>(
     mut pause: Option<&mut GcPause>,
     mut item: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
-    let size = isize::try_from(len).map_err(|_| PyErr::new::<PyTypeError, _>("list too long"))?;
+    let size = isize::try_from(len)
+        .map_err(|_| super::errors::error::<PyTypeError>(format_args!("list too long")))?;
     // SAFETY: `PyList_New(size)` returns a new list with `size` NULL slots (or NULL with an
     // exception). Each slot is filled exactly once with an owned reference by
     // `PyList_SET_ITEM`, which steals it; the list is only handed out once every slot is set.
@@ -154,7 +164,7 @@ pub fn list_of<'py>(
     unsafe {
         let list = ffi::PyList_New(size);
         if list.is_null() {
-            return Err(crate::errors::naming_the_count(py, PyErr::fetch(py), len));
+            return Err(super::errors::naming_the_count(py, PyErr::fetch(py), len));
         }
         ffi::PyObject_GC_UnTrack(list.cast());
         let list = Bound::from_owned_ptr(py, list);
@@ -172,7 +182,7 @@ pub fn list_of<'py>(
                     return Err(err);
                 }
             }
-            let end = len.min(start + crate::signals::ATTACHED_EVERY);
+            let end = len.min(start + ATTACHED_EVERY);
             for i in start..end {
                 match item(i) {
                     #[allow(clippy::cast_possible_wrap)]
@@ -183,7 +193,7 @@ pub fn list_of<'py>(
                         // Free the items made so far before the message is formatted: when
                         // they took the last of the memory, Rust's allocator would abort.
                         drop(list);
-                        return Err(crate::errors::naming_the_count(py, err, len));
+                        return Err(super::errors::naming_the_count(py, err, len));
                     }
                 }
             }

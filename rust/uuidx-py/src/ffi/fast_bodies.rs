@@ -18,10 +18,10 @@ use pyo3::types::{PyBytes, PyBytesMethods, PyString};
 use uuidx_core::encoding::hex;
 use uuidx_core::{generator, name, Uuid};
 
+use super::errors::IntoPy;
 use super::{
     decline_on_error, exact_uuid_int, new_ascii_str, new_uuid, FastError, FastResult as Out,
 };
-use crate::errors::IntoPy;
 
 /// A UUID result, or the core's error handed to the interpreter.
 fn uuid(py: Python<'_>, value: uuidx_core::Result<Uuid>) -> Result<Bound<'_, PyAny>, FastError> {

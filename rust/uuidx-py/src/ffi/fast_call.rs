@@ -105,8 +105,8 @@ fn _fast_error() -> PyResult<()> {
             drop(err);
             Ok(())
         }
-        None => Err(pyo3::exceptions::PySystemError::new_err(
-            "uuidx: no fast error was handed over",
+        None => Err(super::errors::error::<pyo3::exceptions::PySystemError>(
+            format_args!("uuidx: no fast error was handed over"),
         )),
     }
 }
@@ -225,7 +225,9 @@ unsafe extern "C" fn shim<const I: usize>(
     // SAFETY: invariant 1: CPython calls C functions from an attached thread.
     let py = unsafe { Python::assume_attached() };
     let Some(f) = REGISTERED.get(py).and_then(|all| all.get(I)) else {
-        let err = pyo3::exceptions::PySystemError::new_err("uuidx: an unregistered fast function");
+        let err = super::errors::error::<pyo3::exceptions::PySystemError>(format_args!(
+            "uuidx: an unregistered fast function"
+        ));
         return FastError::from(err).raise();
     };
     // A count is never negative; a negative one goes on to the full function as 0 would.
@@ -312,11 +314,13 @@ pub fn require_main_interpreter(_attached: Python<'_>) -> PyResult<()> {
         if current != main {
             // SAFETY: as above; `current` is this thread's live interpreter.
             let id = unsafe { ffi::PyInterpreterState_GetID(current) };
-            return Err(pyo3::exceptions::PyImportError::new_err(format!(
+            return Err(super::errors::error::<pyo3::exceptions::PyImportError>(
+                format_args!(
                 "uuidx does not support subinterpreters: import it in the main interpreter only \
                  (this is interpreter {id}; under mod_wsgi, run the application in the main \
                  interpreter with WSGIApplicationGroup %{{GLOBAL}})"
-            )));
+            ),
+            ));
         }
     }
     Ok(())
@@ -357,8 +361,8 @@ pub fn add_fast_functions(
 /// The registry of `functions`, with their method definitions leaked (once per process).
 fn register(functions: Vec<FastFunction<'_>>) -> PyResult<Vec<Registered>> {
     if functions.len() > MAX_FAST {
-        return Err(pyo3::exceptions::PySystemError::new_err(
-            "uuidx: too many fast functions",
+        return Err(super::errors::error::<pyo3::exceptions::PySystemError>(
+            format_args!("uuidx: too many fast functions"),
         ));
     }
     let mut registered = Vec::with_capacity(functions.len());
@@ -381,8 +385,11 @@ fn register(functions: Vec<FastFunction<'_>>) -> PyResult<Vec<Registered>> {
             ),
             None => doc.unwrap_or_default(),
         };
-        let doc = std::ffi::CString::new(text)
-            .map_err(|_| pyo3::exceptions::PySystemError::new_err("a docstring with a NUL"))?;
+        let doc = std::ffi::CString::new(text).map_err(|_| {
+            super::errors::error::<pyo3::exceptions::PySystemError>(format_args!(
+                "a docstring with a NUL"
+            ))
+        })?;
         // The method definition must outlive every function object made from it: it is
         // leaked, once per process (the registry is made once).
         let def: &'static ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {

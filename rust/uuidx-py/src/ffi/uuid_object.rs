@@ -454,7 +454,7 @@ fn read_int_slot(
     _int_offset: isize,
 ) -> PyResult<Option<u128>> {
     use pyo3::exceptions::PyAttributeError;
-    match obj.getattr(pyo3::intern!(obj.py(), "int")) {
+    match obj.getattr(crate::interned!(obj.py(), c"int")?) {
         Ok(value) => Ok(exact_int_value(t, value.as_borrowed())),
         Err(err) if err.is_instance_of::<PyAttributeError>(obj.py()) => Ok(None),
         Err(err) => Err(err),

@@ -2,7 +2,6 @@
 //! built in full ([`short_repr`]) and the name of a type ([`type_name`]). Below every other
 //! module of the bindings, `ffi/` included, which shows values in its own messages.
 
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyInt};
@@ -19,7 +18,10 @@ static SHORT_REPR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 fn reprlib_repr(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     SHORT_REPR
         .get_or_try_init(py, || {
-            let repr = py.import("reprlib")?.getattr("Repr")?.call0()?;
+            let repr = py
+                .import(crate::interned!(py, c"reprlib")?)?
+                .getattr(crate::interned!(py, c"Repr")?)?
+                .call0()?;
             for (name, limit) in [
                 ("maxlevel", 2),
                 ("maxstring", SHORT),
@@ -33,9 +35,9 @@ fn reprlib_repr(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
                 ("maxfrozenset", 4),
                 ("maxdeque", 4),
             ] {
-                repr.setattr(name, limit)?;
+                repr.setattr(crate::ffi::new_str(py, name)?, limit)?;
             }
-            Ok(repr.getattr("repr")?.unbind())
+            Ok(repr.getattr(crate::interned!(py, c"repr")?)?.unbind())
         })
         .map(|f| f.bind(py))
 }
@@ -49,8 +51,8 @@ pub fn short_repr(obj: &Bound<'_, PyAny>) -> String {
     let fallback = || format!("<{} object>", type_name(obj));
     if let Ok(int) = obj.cast::<PyInt>() {
         // repr of an int beyond sys.get_int_max_str_digits() raises; describe it instead.
-        if let Ok(bits) = int
-            .call_method0(intern!(py, "bit_length"))
+        if let Ok(bits) = crate::interned!(py, c"bit_length")
+            .and_then(|name| int.call_method0(name))
             .and_then(|b| b.extract::<u64>())
         {
             if bits > 256 {
