@@ -878,6 +878,21 @@ def uuid_takers() -> list[Entry]:
     return [e for e in ENTRIES if e.uuid_arg is not None or e.column_arg is not None]
 
 
+def column_readers() -> list[tuple[Entry, int]]:
+    """The entries of ``uuidx.arrow`` that read a column (of UUIDs, names or text: an Arrow
+    array or stream, or a sequence), each with the position of the column, the one list among
+    its sample's arguments (a column of UUIDs where that is :attr:`Entry.column_arg`)."""
+    readers = []
+    for e in ENTRIES:
+        if not e.name.startswith("arrow.") or not e.shapes:
+            continue
+        columns = [i for i, arg in enumerate(e.sample.args) if isinstance(arg, list)]
+        if columns:
+            assert len(columns) == 1, e.name
+            readers.append((e, columns[0]))
+    return readers
+
+
 def namespace_takers() -> list[Entry]:
     return [e for e in ENTRIES if e.namespace_arg is not None]
 

@@ -28,9 +28,11 @@ sequence of ``str`` (and, for names, ``bytes``) and ``None``. A table of one col
 batch, a DuckDB relation) stands for that column. A null row gives a null row. The work runs in
 Rust with the GIL released, in chunks between which Python's signal handlers run: Ctrl-C stops
 a call within milliseconds, frees what it made and raises ``KeyboardInterrupt`` (or what the
-handler raised). Memory running out during a call is a ``MemoryError``, never an abort. An
-Arrow producer's C structures are checked before they are read: a malformed one is a
-``ValueError`` naming the member at fault. This module needs no Arrow library at run time.
+handler raised), also when it stops the producer of an Arrow stream (a Python generator behind
+a pyarrow ``RecordBatchReader``), whose other failures are a ``ValueError``. Memory running out
+during a call is a ``MemoryError``, never an abort. An Arrow producer's C structures are
+checked before they are read: a malformed one is a ``ValueError`` naming the member at fault.
+This module needs no Arrow library at run time.
 """
 
 from __future__ import annotations

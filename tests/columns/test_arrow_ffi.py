@@ -1,9 +1,10 @@
 """The invariants of the Arrow C data interface code, ``rust/uuidx-py/src/ffi/arrow_capsule.rs``
-(invariants 1-7, the sections A1-A6 below, with invariant 7 among the streams of A5) and the
-column memory of ``uuidx_core::memory::Pages`` (A7), each exercised with pyarrow as the other
-side: capsule names, released and twice-imported capsules, streams that fail, streams whose
-producer needs the GIL, data that a producer got wrong, slices with offsets, empty arrays,
-requested schemas, and buffers that outlive their column.
+(invariants 1-8, the sections A1-A6 below, with invariants 7 and 8 among the streams of A5) and
+the column memory of ``uuidx_core::memory::Pages`` (A7), each exercised with pyarrow as the
+other side: capsule names, released and twice-imported capsules, streams that fail, streams
+whose producer is interrupted (Ctrl-C stays ``KeyboardInterrupt``), streams whose producer needs
+the GIL, data that a producer got wrong, slices with offsets, empty arrays, requested schemas,
+and buffers that outlive their column.
 
 These run under ``make test``'s debug build too, where a use-after-free or a double release
 would rather abort than pass.
@@ -11,18 +12,23 @@ would rather abort than pass.
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import re
+import shutil
 import struct
 import subprocess
 import sys
 import textwrap
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+import catalog
 import platform_facts
 import pytest
-from arrow_cdata import Releases
+from arrow_cdata import GET_NEXT, Producer, Releases
 from optional import need, uuid_column
 
 import uuidx
@@ -152,6 +158,238 @@ def test_a_stream_that_fails_reports_the_producers_error() -> None:
         ValueError, match=r"the Arrow stream failed \(error code \d+\): .*the producer broke"
     ):
         ua.parse(reader)
+
+
+# Invariant 8: a producer stopped by an exception that is not an Exception (Ctrl-C's
+# KeyboardInterrupt, sys.exit()'s SystemExit) stops the call with that exception, as pyarrow's
+# own read_all() does, never with a ValueError that `except Exception` would swallow.
+
+
+def failing_reader(type_: Any, rows: Any, fail: Callable[[], BaseException]) -> Any:
+    """A pyarrow ``RecordBatchReader`` over a Python generator that yields one batch of ``rows``
+    (a column of ``type_``), then raises ``fail()``."""
+    schema = pa.schema([("c", type_)])
+
+    def batches() -> Iterator[Any]:
+        yield pa.record_batch([rows], schema=schema)
+        raise fail()
+
+    return pa.RecordBatchReader.from_batches(schema, batches())
+
+
+FAILURES: dict[str, tuple[Callable[[], BaseException], type[BaseException]]] = {
+    "KeyboardInterrupt": (KeyboardInterrupt, KeyboardInterrupt),
+    "SystemExit": (lambda: SystemExit(3), SystemExit),
+    "RuntimeError": (lambda: RuntimeError("the producer broke"), ValueError),
+}
+
+
+@pytest.mark.parametrize("failure", list(FAILURES))
+@pytest.mark.parametrize(
+    ("entry", "position"),
+    catalog.column_readers(),
+    ids=lambda e: e.name if isinstance(e, catalog.Entry) else str(e),
+)
+def test_a_producer_that_fails_mid_stream(
+    entry: catalog.Entry, position: int, failure: str
+) -> None:
+    """Every function of the catalogue that reads a column, handed a stream whose Python
+    producer fails after one batch."""
+    fail, expected = FAILURES[failure]
+    if position == entry.column_arg:
+        reader = failing_reader(pa.uuid(), uuid_column(pa, [uuidx.uuid7()]), fail)
+    else:
+        reader = failing_reader(pa.string(), pa.array(["a"]), fail)
+    with pytest.raises(BaseException) as info:
+        entry.call_with(position, reader)
+    assert type(info.value) is expected, repr(info.value)
+    if expected is ValueError:
+        assert re.search(
+            r"the Arrow stream failed \(error code \d+\): .*the producer broke", str(info.value)
+        ), str(info.value)
+    else:
+        assert info.value.args == fail().args
+
+
+class Stopped(BaseException):
+    """A program's own exception that is not an ``Exception`` (as ``asyncio.CancelledError``
+    and pytest's outcomes are)."""
+
+
+class TwoArguments(BaseException):
+    def __init__(self, a: int, b: int) -> None:
+        super().__init__(a, b)
+
+
+def noted() -> RuntimeError:
+    error = RuntimeError()
+    if sys.version_info >= (3, 11):
+        error.add_note("KeyboardInterrupt")
+    return error
+
+
+# What a producer raised, and what uuidx raises for it: pyarrow reports the exception to a
+# consumer of its C stream by text alone, from which uuidx makes one of the same class and
+# message when the class is not an Exception; the text must say so unambiguously.
+REPORTED: dict[str, tuple[Callable[[], BaseException], type[BaseException]]] = {
+    "KeyboardInterrupt with a message": (lambda: KeyboardInterrupt("twice"), KeyboardInterrupt),
+    "SystemExit of a message": (lambda: SystemExit("bye"), SystemExit),
+    "SystemExit of sys.exit()": (SystemExit, SystemExit),
+    "GeneratorExit": (GeneratorExit, GeneratorExit),
+    "a program's own BaseException": (lambda: Stopped("by the test"), Stopped),
+    "KeyboardInterrupt while handling another": (lambda: chained(), KeyboardInterrupt),
+    # Not recognised: a ValueError, as for every other failure.
+    "a message ending in a line KeyboardInterrupt": (
+        lambda: RuntimeError("two lines\nKeyboardInterrupt"),
+        ValueError,
+    ),
+    "a note KeyboardInterrupt": (noted, ValueError),
+    "a BaseException that its message cannot make": (lambda: TwoArguments(1, 2), ValueError),
+}
+
+
+def chained() -> KeyboardInterrupt:
+    try:
+        raise LookupError("first")
+    except LookupError:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            return interrupt
+
+
+@pytest.mark.parametrize("name", list(REPORTED))
+def test_what_the_producer_raised_is_raised_again(name: str) -> None:
+    fail, expected = REPORTED[name]
+    with pytest.raises(BaseException) as info:
+        ua.parse(failing_reader(pa.string(), pa.array(["a"]), fail))
+    assert type(info.value) is expected, repr(info.value)
+    if expected is not ValueError:
+        assert info.value.args == fail().args
+        assert info.value.__cause__ is None and info.value.__context__ is None
+
+
+# Producers written in C: one that leaves an exception set on the thread (written against
+# CPython's C API: the interface says nothing of Python), which uuidx takes before anything else
+# runs; one stopped by a real SIGINT while uuidx waits for it, detached, which uuidx's signal
+# check after the failure turns into the handler's KeyboardInterrupt. Compiled here, the
+# interpreter's symbols found when the library is loaded (no Python.h needed).
+C_PRODUCER = r"""
+#include <signal.h>
+
+typedef int PyGILState_STATE;
+extern PyGILState_STATE PyGILState_Ensure(void);
+extern void PyGILState_Release(PyGILState_STATE);
+extern void PyErr_SetString(void *type, const char *message);
+extern void *PyExc_KeyboardInterrupt, *PyExc_RuntimeError;
+
+static int leave(void *type) {
+    PyGILState_STATE state = PyGILState_Ensure();
+    PyErr_SetString(type, "left by the producer");
+    PyGILState_Release(state);
+    return 5; /* EIO */
+}
+
+int leave_keyboard_interrupt(void *stream, void *out) { return leave(PyExc_KeyboardInterrupt); }
+int leave_runtime_error(void *stream, void *out) { return leave(PyExc_RuntimeError); }
+
+int interrupted(void *stream, void *out) {
+    raise(SIGINT);
+    return 4; /* EINTR */
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def c_producer(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The library of :data:`C_PRODUCER`, compiled with ``cc``."""
+    cc = shutil.which("cc")
+    if cc is None or platform_facts.WINDOWS or not platform_facts.CPYTHON:
+        pytest.skip("needs a C compiler (cc) and CPython's C API under its own names")
+    folder: Path = tmp_path_factory.mktemp("producer")
+    (folder / "producer.c").write_text(C_PRODUCER)
+    undefined = ["-undefined", "dynamic_lookup"] if sys.platform == "darwin" else []
+    subprocess.run(
+        [cc, "-shared", "-fPIC", *undefined, "-o", "producer.so", "producer.c"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+    )
+    return ctypes.CDLL(str(folder / "producer.so"))
+
+
+@pytest.mark.parametrize(
+    ("callback", "expected"),
+    [
+        ("leave_keyboard_interrupt", KeyboardInterrupt),
+        ("leave_runtime_error", ValueError),
+        ("interrupted", KeyboardInterrupt),
+    ],
+)
+def test_a_producer_in_c_that_fails(
+    c_producer: Any, callback: str, expected: type[BaseException]
+) -> None:
+    p = Producer()
+    stream = p.stream(p.schema(b"u"), [])
+    stream.get_next = ctypes.cast(getattr(c_producer, callback), GET_NEXT)
+
+    class Leaves:
+        def __arrow_c_stream__(self, requested_schema: object = None) -> Any:
+            return p.capsule(stream)
+
+    with pytest.raises(BaseException) as info:
+        ua.parse(Leaves())
+    assert type(info.value) is expected, repr(info.value)
+    if callback == "leave_runtime_error":
+        assert "the Arrow stream failed (error code 5): no error" in str(info.value)
+        assert repr(info.value.__cause__) == "RuntimeError('left by the producer')"
+    elif callback == "leave_keyboard_interrupt":
+        assert info.value.args == ("left by the producer",)
+    assert info.value.__context__ is None, "raised by uuidx, not after it"
+    assert p.released["stream"] == 1
+
+
+# A real SIGINT, in a child process (a KeyboardInterrupt that escaped would end the suite).
+SIGINT_PRODUCERS = {
+    # The producer is a Python generator on the calling thread, asleep in time.sleep when the
+    # signal lands: the handler's KeyboardInterrupt is raised inside it, and pyarrow reports it
+    # to uuidx as text. Short sleeps: the kernel may hand the signal to the other thread, and
+    # the handler then runs when the main thread's sleep ends.
+    "a generator asleep on the calling thread": """
+        import os, signal, threading, time, pyarrow as pa, uuidx.arrow
+        schema = pa.schema([("id", pa.string())])
+        asleep = threading.Event()
+        def batches():
+            yield pa.record_batch([pa.array([str(uuid.UUID(int=1))])], schema=schema)
+            asleep.set()
+            for _ in range(3000):
+                time.sleep(0.01)
+        reader = pa.RecordBatchReader.from_batches(schema, batches())
+        threading.Thread(
+            target=lambda: (asleep.wait(), os.kill(os.getpid(), signal.SIGINT)), daemon=True
+        ).start()
+    """,
+}
+
+
+@pytest.mark.skipif(platform_facts.WINDOWS, reason="os.kill(pid, SIGINT) ends a Windows process")
+@pytest.mark.parametrize("producer", list(SIGINT_PRODUCERS))
+def test_ctrl_c_during_a_stream_is_keyboard_interrupt(producer: str) -> None:
+    script = (
+        "import uuid\n"
+        + textwrap.dedent(SIGINT_PRODUCERS[producer])
+        + textwrap.dedent("""
+            try:
+                uuidx.arrow.parse(reader)
+            except BaseException as e:
+                print(type(e).__name__, repr(e.__context__))
+        """)
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "KeyboardInterrupt None", proc.stdout + proc.stderr
 
 
 def test_streams_of_chunks_with_offsets_and_nulls() -> None:

@@ -51,7 +51,16 @@
 //!    CSV reader over a Python file object; a scanner over a Python generator), and a producer
 //!    written in Python attaches by itself. The closures run detached ([`detached`]) touch the
 //!    stream, the C structs it fills and plain Rust values only, never a Python object or a
-//!    pyo3 API, on the calling thread; signals are checked, attached, between chunks.
+//!    pyo3 API, on the calling thread; signals are checked, attached, between chunks and when
+//!    a callback fails.
+//! 8. A callback that failed leaves no exception of its producer set on the thread: one that a
+//!    producer written against the C API left there is taken ([`PyErr::take`]) before any
+//!    other Python API runs. The failure is then reported as [`stream_error`] says: a
+//!    `KeyboardInterrupt`, a `SystemExit` or any other exception that is not an `Exception`
+//!    stays what it was (the exception itself, the exception of a signal handler that runs
+//!    then, or one of the same class rebuilt from the producer's report), so that Ctrl-C in a
+//!    producer is never a `ValueError` that `except Exception` swallows; every other failure
+//!    is a `ValueError` with the producer's message.
 //!
 //! Tested by `tests/columns/test_arrow_ffi.py` (each invariant, section by section), with
 //! `tests/columns/test_arrow_hostile.py` (hostile producers) and `tests/test_leaks.py`.
@@ -271,14 +280,34 @@ fn read_stream(
     }
 }
 
-/// The error of a stream callback that returned `code` (an errno value), with the stream's
-/// own message when it has one.
+/// The error of a stream callback that returned `code` (an errno value), in this order
+/// (invariant 8):
+/// - an exception the producer left set on this thread, if it is not an `Exception`;
+/// - the exception of a signal handler, run now: a signal that arrived while the producer ran
+///   detached (what stopped it, perhaps) has the last word, as it has between chunks (a
+///   producer that runs Python code when it fails, as pyarrow's do to format the exception
+///   they report, runs the handler there itself, and loses its exception);
+/// - a new exception of the class and with the message of the Python exception that is not an
+///   `Exception` that the stream's message reports ([`reported_exception`]): Ctrl-C in a Python
+///   generator behind pyarrow's `RecordBatchReader`, which keeps the exception itself from its
+///   C consumers;
+/// - a `ValueError` with the stream's own message when it has one, caused by the exception
+///   the producer left set, if any.
 fn stream_error(
     py: Python<'_>,
     stream: &mut arrow_array::ffi_stream::FFI_ArrowArrayStream,
     code: std::ffi::c_int,
     what: &str,
 ) -> PyErr {
+    let left = match PyErr::take(py) {
+        Some(err) if !err.is_instance_of::<pyo3::exceptions::PyException>(py) => return err,
+        left => left,
+    };
+    // Before `get_last_error`: a producer that runs Python code there would run the handler
+    // inside its callback, where the handler's exception is lost.
+    if let Err(err) = py.check_signals() {
+        return err;
+    }
     let message = stream.get_last_error.and_then(|get_last_error| {
         // SAFETY: invariant 5: the stream is live; the callback returns NULL or a NUL-terminated
         // string valid until the next call on the stream, which is copied before anything else.
@@ -292,10 +321,102 @@ fn stream_error(
             })
         })
     });
-    super::errors::error::<pyo3::exceptions::PyValueError>(format_args!(
+    if let Some(err) = message.as_deref().and_then(|m| reported_exception(py, m)) {
+        return err;
+    }
+    let err = super::errors::error::<pyo3::exceptions::PyValueError>(format_args!(
         "{what}: the Arrow stream failed (error code {code}): {}",
         message.as_deref().unwrap_or("no message")
-    ))
+    ));
+    err.set_cause(py, left);
+    err
+}
+
+/// A new exception like the Python exception that `report`, a stream's message, reports, if
+/// that one was not an `Exception` (`KeyboardInterrupt`, `SystemExit`, `GeneratorExit`, a
+/// `BaseException` of the program's own).
+///
+/// Arrow C++ reports a Python exception that a producer raised (pyarrow's readers over Python
+/// code) by its text alone: `"<status>: <str(exc)>. Detail: Python exception: <traceback>"`, the
+/// traceback that `traceback.format_exception` writes, whose last line is `<class>` (when
+/// `str(exc)` is empty) or `<class>: <str(exc)>`, after the last frame's indented lines, the
+/// class qualified by its module unless it is a built-in or `__main__`'s. The message must be
+/// the same in both places, so that an exception whose message merely ends in a class name is
+/// not taken for that class (nor is one with notes, which follow that line: the report of an
+/// exception with notes stays a `ValueError`). The class is looked up among the modules already
+/// imported (`sys.modules`: nothing is imported) and called with the message (an int for
+/// `SystemExit`, whose message is its exit status); a class that cannot be found or called
+/// leaves the report a `ValueError`.
+fn reported_exception(py: Python<'_>, report: &str) -> Option<PyErr> {
+    let (class, message) = python_exception_in(report)?;
+    let class = imported_class(py, class)?;
+    let base = class.is_subclass_of::<pyo3::exceptions::PyBaseException>();
+    let ordinary = class.is_subclass_of::<pyo3::exceptions::PyException>();
+    if !matches!((base, ordinary), (Ok(true), Ok(false))) {
+        return None;
+    }
+    let made = if message.is_empty() {
+        class.call0()
+    } else if let (true, Ok(status)) = (
+        class.is(py.get_type::<pyo3::exceptions::PySystemExit>()),
+        message.parse::<i64>(),
+    ) {
+        class.call1((status,))
+    } else {
+        super::new_str(py, message).and_then(|message| class.call1((message,)))
+    };
+    made.ok().map(PyErr::from_value)
+}
+
+/// The class name and the message of the Python exception that `report` gives in Arrow C++'s
+/// form (see [`reported_exception`]), if it is in that form.
+fn python_exception_in(report: &str) -> Option<(&str, &str)> {
+    let (head, detail) = report.split_once(". Detail: Python exception: ")?;
+    let (_status, message) = head.split_once(": ")?;
+    let detail = detail.strip_suffix('\n').unwrap_or(detail);
+    let last = if message.is_empty() {
+        detail
+    } else {
+        detail.strip_suffix(message)?.strip_suffix(": ")?
+    };
+    // The class line stands alone or follows the traceback's last frame (an indented line), not
+    // a note added to another exception.
+    let (before, class) = last.rsplit_once('\n').unwrap_or(("", last));
+    let frame = before.rsplit('\n').next().unwrap_or("");
+    if !(frame.is_empty() || frame.starts_with(' ')) {
+        return None;
+    }
+    let identifier = |part: &str| {
+        part.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    class.split('.').all(identifier).then_some((class, message))
+}
+
+/// The class that `name` (`KeyboardInterrupt`, `Cancelled`, `package.module.Outer.Inner`)
+/// names among the modules already imported: a built-in or `__main__`'s when it has no module,
+/// else found under the longest module prefix of `name` that `sys.modules` holds.
+fn imported_class<'py>(py: Python<'py>, name: &str) -> Option<Bound<'py, pyo3::types::PyType>> {
+    let modules = py
+        .import(crate::interned!(py, c"sys").ok()?)
+        .ok()?
+        .getattr(crate::interned!(py, c"modules").ok()?)
+        .ok()?;
+    let splits = name
+        .rmatch_indices('.')
+        .map(|(i, _)| (&name[..i], &name[i + 1..]));
+    [("builtins", name), ("__main__", name)]
+        .into_iter()
+        .chain(splits)
+        .find_map(|(module, path)| {
+            let mut found = modules.get_item(super::new_str(py, module).ok()?).ok()?;
+            for part in path.split('.') {
+                found = found.getattr(super::new_str(py, part).ok()?).ok()?;
+            }
+            found.cast_into::<pyo3::types::PyType>().ok()
+        })
 }
 
 /// The read-only bytes behind a column object, lent through the buffer protocol
