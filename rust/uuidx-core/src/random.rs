@@ -57,6 +57,15 @@ thread_local! {
     static RNG: RefCell<Option<(u64, ChaCha12Rng)>> = const { RefCell::new(None) };
 }
 
+/// Registers this thread's random state with the C library now, without seeding it: a
+/// thread-local that needs a destructor is registered on its first use, and glibc aborts the
+/// process when that registration cannot allocate. A host calls it where memory is plentiful
+/// (the Python module at import), so that a first UUID made near a memory cap fails with an
+/// error instead.
+pub fn prepare_thread() {
+    RNG.with(|_| {});
+}
+
 fn os_seeded() -> ChaCha12Rng {
     let mut seed = [0u8; 32];
     // A failing OS random source leaves no secure way to make UUIDs; fail loudly.

@@ -509,6 +509,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // pyo3 checks every exception it fetches against PanicException's type: make it now, so
     // that no later call has to (nor can fail to, out of memory).
     py.get_type::<pyo3::panic::PanicException>();
+    // pyo3 reads `thread::current()` when it normalises an error, and the standard library
+    // registers that thread-local's destructor with the C library on first use, which aborts
+    // when the allocation fails: register the importing thread's now.
+    let _ = std::thread::current();
+    random::prepare_thread();
     // pyo3 imports `collections.abc` on the first `cast::<PySequence>()` of an object that is
     // not a list or tuple (the Arrow inputs): import it now, for the same reason.
     let _ = py.None().into_bound(py).cast::<pyo3::types::PySequence>();

@@ -334,6 +334,11 @@ pub fn add_fast_functions(
     functions: Vec<FastFunction<'_>>,
 ) -> PyResult<()> {
     let py = m.py();
+    // A thread-local that needs a destructor has it registered with the C library on its first
+    // use, which aborts the process when that allocation fails (glibc: "failed to register TLS
+    // destructor"): the importing thread's is registered now, not in an error path under a
+    // memory cap.
+    HANDOVER.set(None);
     FAST_ERROR.get_or_try_init(py, || {
         Ok::<_, PyErr>(wrap_pyfunction!(_fast_error, m)?.into_any().unbind())
     })?;

@@ -14,6 +14,8 @@
 //! - [`errors`]: every exception the bindings raise, made when it is raised, `MemoryError`
 //!   when that fails; [`repr`]: the values those messages show (safe code, kept on this floor
 //!   because the floor's messages use them);
+//! - [`reserve`]: the global allocator, the system's with an emergency reserve for the small
+//!   allocations of an error when the system refuses them;
 //! - [`arrow_capsule`]: Arrow PyCapsules and streams, and the buffer protocol of columns, with
 //!   the checks of foreign C data in [`arrow_import_schema`] (schemas) and
 //!   [`arrow_import_array`] (arrays), over [`arrow_import`] (the walk, the panic guard and the
@@ -34,6 +36,7 @@ pub mod fast_bodies;
 mod fast_call;
 mod int_digits;
 pub mod repr;
+mod reserve;
 mod uuid_object;
 
 pub use arrow_capsule::{
