@@ -107,7 +107,7 @@ test: dev test-rust lint test-python test-spark test-docs ## Run every test: car
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core
 
-test-nomemory: dev ## Every catalogued call with each of its first 41 allocations failing (first and warm), then every error path at an RLIMIT_AS cap
+test-nomemory: dev ## Every catalogued call with each of its first 41 allocations failing (first and warm); every error path at an RLIMIT_AS cap, 7 headrooms
 	UUIDX_NOMEMORY_FULL=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/ffi/test_nomemory_sweep.py tests/ffi/test_nomemory_rlimit.py
 
 # loom explores every interleaving of the generators' engine with up to LOOM_MAX_PREEMPTIONS

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import platform
+import re
 import subprocess
 import sys
 from functools import cache
@@ -103,3 +104,17 @@ PYPY_NO_REFCOUNTS = (
 #: Why a test that calls CPython's C API from Python skips on PyPy: no ``ctypes.pythonapi`` or
 #: ``ctypes.PyDLL``, no ``_testcapi``.
 PYPY_NO_PYTHONAPI = "PyPy: no ctypes.pythonapi, ctypes.PyDLL or _testcapi (no C API from Python)"
+
+
+#: What CPython itself answers when one of its own allocations fails (``module.Class: message``),
+#: reproduced without uuidx in a fresh CPython 3.11 process under ``_testcapi.set_nomemory``: an
+#: exception lost while the interpreter unwinds a Python frame (``math.sqrt("x")`` called from a
+#: Python function, at allocation 5; ``sorted([1, 2], key=f)`` with ``f`` raising, at allocation
+#: 8), and the import lock of a codec lookup (``"\ud800".encode("utf-32-le", "surrogatepass")``,
+#: at allocations 23 and 25). A uuidx function that returns NULL without an exception is named
+#: as a *built-in* function by CPython's check, so it is not taken for these.
+INTERPRETER_OUT_OF_MEMORY = re.compile(
+    r"builtins\.SystemError: (error return without exception set"
+    r"|<function \S+ at 0x[0-9a-f]+> returned NULL without setting an exception)"
+    r"|builtins\.RuntimeError: can't allocate lock"
+)

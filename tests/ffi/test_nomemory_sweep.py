@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import faulthandler
 import os
-import re
 import select
 import signal
 import time
@@ -27,7 +26,7 @@ from typing import Any
 import catalog
 import pytest
 from optional import need
-from platform_facts import FORK, NO_FORK, PYPY, PYPY_NO_PYTHONAPI
+from platform_facts import FORK, INTERPRETER_OUT_OF_MEMORY, NO_FORK, PYPY, PYPY_NO_PYTHONAPI
 
 if PYPY:
     pytest.skip(PYPY_NO_PYTHONAPI, allow_module_level=True)
@@ -50,19 +49,6 @@ TIMEOUT_S = 30.0
 
 CASES = [(e, s) for e in catalog.ENTRIES for s in e.shapes]
 
-#: What CPython itself answers when one of its own allocations fails, reproduced without uuidx
-#: in a fresh CPython 3.11 process under the same fault injection: an exception lost while the
-#: interpreter unwinds a Python frame (``math.sqrt("x")`` called from a Python function, at
-#: allocation 5; ``sorted([1, 2], key=f)`` with ``f`` raising, at allocation 8), and the import
-#: lock of a codec lookup (``"\ud800".encode("utf-32-le", "surrogatepass")``, at allocations 23
-#: and 25). A uuidx function that returns NULL without an exception is named as a *built-in*
-#: function by CPython's check, so it is not taken for these.
-INTERPRETER = re.compile(
-    r"builtins\.SystemError: (error return without exception set"
-    r"|<function \S+ at 0x[0-9a-f]+> returned NULL without setting an exception)"
-    r"|builtins\.RuntimeError: can't allocate lock"
-)
-
 
 def _outcome(entry: catalog.Entry, shape: catalog.Shape, warm: bool, k: int) -> str:
     """In the child: ``"ok"`` or what went wrong (one line)."""
@@ -81,7 +67,7 @@ def _outcome(entry: catalog.Entry, shape: catalog.Shape, warm: bool, k: int) -> 
         if shape.raises is not None and isinstance(exc, shape.raises):
             return "ok"
         found = f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"[:500]
-        return "ok" if INTERPRETER.fullmatch(found) else found
+        return "ok" if INTERPRETER_OUT_OF_MEMORY.fullmatch(found) else found
     finally:
         _testcapi.remove_mem_hooks()
     return "ok"
