@@ -107,6 +107,10 @@ test: dev test-rust lint test-python test-spark test-docs ## Run every test: car
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core
 
+FORKS ?= 10000
+stress-fork: dev ## FORKS children forked while 8 threads make UUIDs (4 in GIL-released bulk calls): how every failing child ended
+	$(BIN)/python tests/generation/fork_stress.py --forks $(FORKS)
+
 test-nomemory: dev ## Every catalogued call with each of its first 41 allocations failing (first and warm); every error path at an RLIMIT_AS cap, 7 headrooms
 	UUIDX_NOMEMORY_FULL=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/ffi/test_nomemory_sweep.py tests/ffi/test_nomemory_rlimit.py
 

@@ -8,14 +8,20 @@ test instead of stalling the run.
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import functools
 import os
 import signal
+import sys
 import threading
 import time
+import traceback
 import uuid
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Optional
 
 import pytest
 from platform_facts import FORK, NO_FORK
@@ -50,9 +56,13 @@ def _run_child(before: uuid.UUID) -> int:
     return 0
 
 
-def _fork_within(limit_s: float, child: Callable[[], int]) -> str | None:
+def _fork_within(
+    limit_s: float, child: Callable[[], int], stderr: Optional[Path] = None
+) -> Optional[str]:
     """Forks; the child runs ``child`` and exits with its status. ``None`` if it exited with 0,
-    else what went wrong (a child still running at the deadline is killed)."""
+    else what went wrong (a child still running at the deadline is killed). With ``stderr``, the
+    child writes its standard error there: its traceback, or faulthandler's stacks of every
+    thread a second before the deadline."""
     with warnings.catch_warnings():
         # Python 3.12+ warns that forking a multi-threaded process may deadlock the child:
         # exactly what this test checks does not happen.
@@ -61,13 +71,21 @@ def _fork_within(limit_s: float, child: Callable[[], int]) -> str | None:
     if pid == 0:  # the child: always leave through os._exit
         code = 1
         try:
+            if stderr is not None:
+                os.dup2(os.open(stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 2)
+                faulthandler.enable(file=sys.stderr, all_threads=True)
+                faulthandler.dump_traceback_later(max(limit_s - 1, 0.5))
             code = child()
+        except BaseException:
+            traceback.print_exc()
         finally:
             os._exit(code)
     deadline = time.monotonic() + limit_s
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done == pid:
+            if os.WIFSIGNALED(status):
+                return f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
             code = os.waitstatus_to_exitcode(status)
             return None if code == 0 else f"exit status {code}"
         if time.monotonic() > deadline:
@@ -77,7 +95,19 @@ def _fork_within(limit_s: float, child: Callable[[], int]) -> str | None:
         time.sleep(0.002)
 
 
-def test_children_forked_while_threads_are_inside_bulk_calls_finish() -> None:
+#: The bulk calls the threads run while the main thread forks (the GIL released in each).
+BULK_CALLS: tuple[Callable[[], object], ...] = (
+    lambda: uuidx.uuid4_bytes(50_000),
+    lambda: uuidx.uuid7_bytes(50_000),
+    lambda: uuidx.uuid7_many(5_000),
+    lambda: uuidx.arrow.uuid4(50_000),
+)
+
+
+@contextlib.contextmanager
+def busy_threads(calls: Iterable[Callable[[], object]]) -> Iterator[list[BaseException]]:
+    """One thread per call, each calling it in a loop until the block ends; yields the list of
+    what they raised."""
     stop = threading.Event()
     errors: list[BaseException] = []
 
@@ -86,36 +116,32 @@ def test_children_forked_while_threads_are_inside_bulk_calls_finish() -> None:
             try:
                 while not stop.is_set():
                     call()
-            except BaseException as e:  # noqa: BLE001 - reported by the test
+            except BaseException as e:  # noqa: BLE001 - reported by the caller
                 errors.append(e)
 
         return run
 
-    failures: list[str] = []
-    with deterministic(seed="fork-under-load"):
-        threads = [
-            threading.Thread(target=busy(call))
-            for call in (
-                lambda: uuidx.uuid4_bytes(50_000),
-                lambda: uuidx.uuid7_bytes(50_000),
-                lambda: uuidx.uuid7_many(5_000),
-                lambda: uuidx.arrow.uuid4(50_000),
-            )
-        ]
+    threads = [threading.Thread(target=busy(call)) for call in calls]
+    for t in threads:
+        t.start()
+    try:
+        yield errors
+    finally:
+        stop.set()
         for t in threads:
-            t.start()
-        try:
-            for i in range(CHILDREN):
-                if len(failures) == 3:  # each hung child costs the whole limit
-                    break
-                time.sleep(0.003)
-                before = uuidx.uuid7()
-                failure = _fork_within(CHILD_LIMIT_S, functools.partial(_run_child, before))
-                if failure is not None:
-                    failures.append(f"child {i}: {failure}")
-        finally:
-            stop.set()
-            for t in threads:
-                t.join()
+            t.join()
+
+
+def test_children_forked_while_threads_are_inside_bulk_calls_finish() -> None:
+    failures: list[str] = []
+    with deterministic(seed="fork-under-load"), busy_threads(BULK_CALLS) as errors:
+        for i in range(CHILDREN):
+            if len(failures) == 3:  # each hung child costs the whole limit
+                break
+            time.sleep(0.003)
+            before = uuidx.uuid7()
+            failure = _fork_within(CHILD_LIMIT_S, functools.partial(_run_child, before))
+            if failure is not None:
+                failures.append(f"child {i}: {failure}")
     assert not errors, errors
     assert not failures, failures
