@@ -16,6 +16,7 @@ import ctypes
 import gc
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -337,8 +338,14 @@ def test_a_producer_in_c_that_fails(
         def __arrow_c_stream__(self, requested_schema: object = None) -> Any:
             return p.capsule(stream)
 
-    with pytest.raises(BaseException) as info:
-        ua.parse(Leaves())
+    # Python's own SIGINT handler, which a process started with SIGINT ignored (a background
+    # job of a non-interactive shell) does not have.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(BaseException) as info:
+            ua.parse(Leaves())
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert type(info.value) is expected, repr(info.value)
     if callback == "leave_runtime_error":
         assert "the Arrow stream failed (error code 5): no error" in str(info.value)
@@ -376,7 +383,10 @@ SIGINT_PRODUCERS = {
 @pytest.mark.parametrize("producer", list(SIGINT_PRODUCERS))
 def test_ctrl_c_during_a_stream_is_keyboard_interrupt(producer: str) -> None:
     script = (
-        "import uuid\n"
+        # Python's own SIGINT handler, which an interpreter started with SIGINT ignored (by a
+        # background job of a non-interactive shell) does not install.
+        "import signal, uuid\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         + textwrap.dedent(SIGINT_PRODUCERS[producer])
         + textwrap.dedent("""
             try:
