@@ -18,7 +18,6 @@ from __future__ import annotations
 import ctypes
 import gc
 import os
-import resource
 import sys
 
 import catalog
@@ -60,9 +59,17 @@ def _starve(headroom: int) -> None:
     libc.free.argtypes = [ctypes.c_void_p]
     pointers = (ctypes.c_void_p * 1_000_000)()
     sizes = (ctypes.c_size_t * 1_000_000)()
+    import resource  # Linux only, as this module is
+
     with open("/proc/self/statm") as f:
         held = int(f.read().split()[0]) * resource.getpagesize()
-    resource.setrlimit(resource.RLIMIT_AS, (held + (64 << 20), resource.RLIM_INFINITY))
+    # Under the hard limit, which a caller may have set (ci/wheel-suite does) and which cannot
+    # be raised.
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    soft = held + (64 << 20)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     balloon = []
     size = 1 << 24
     while size >= 1024:
