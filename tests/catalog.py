@@ -231,6 +231,12 @@ def _in_deterministic(seed: Any) -> uuid.UUID:
         return uuidx.uuid7_many(1)[0]
 
 
+def _following_python_clock(call: Callable[[], Any]) -> Any:
+    """``uuidx.testing.follow_python_clock`` entered and left around ``call()``."""
+    with uuidx.testing.follow_python_clock():
+        return call()
+
+
 # --- the entries -------------------------------------------------------------------------------
 
 
@@ -801,6 +807,16 @@ def _build() -> tuple[Entry, ...]:
                 ok("int", 1),
                 ok("str", "worker-1"),
                 err("float", TypeError, 1.5),
+            ),
+        ),
+        Entry(
+            "testing.follow_python_clock",
+            _following_python_clock,
+            (
+                ok("uuid7", uuidx.uuid7),
+                ok("uuid1", uuidx.uuid1),
+                ok("bulk", lambda: uuidx.uuid7_many(3)),
+                err("call-raises", TypeError, lambda: uuidx.uuid7(1)),
             ),
         ),
     ]

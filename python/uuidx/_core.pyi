@@ -51,8 +51,10 @@ __all__ = [
     "_forms",
     "_layouts",
     "_v7_methods",
-    "_deterministic_install",
-    "_deterministic_uninstall",
+    "_v7_presets",
+    "_stand_in_install_python_clock",
+    "_stand_in_install_seeded",
+    "_stand_in_uninstall",
     "_debug_build",
     "_fast_calls",
     "_short_repr",
@@ -375,8 +377,9 @@ def parse_typeid(s: str) -> tuple[str, UUID]:
     """
 
 def _after_fork_in_child() -> None: ...
-def _deterministic_install(seed: Buffer, start_ns: int, step_ns: int) -> int: ...
-def _deterministic_uninstall(token: int) -> bool: ...
+def _stand_in_install_seeded(seed: Buffer, start_ns: int, step_ns: int) -> int: ...
+def _stand_in_install_python_clock() -> int: ...
+def _stand_in_uninstall(token: int) -> bool: ...
 def mask_v7(u: UUID, key: Buffer) -> UUID:
     """The v4-looking facade of version 7 UUID ``u`` under the 16-byte ``key`` (UUIDv47): the
     timestamp XOR-ed with a keyed SipHash-2-4 of the random bits, the version set to 4.

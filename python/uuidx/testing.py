@@ -1,8 +1,12 @@
-"""Deterministic UUIDs for tests.
+"""UUIDs in tests: frozen clocks and reproducible sequences.
 
-Code that makes UUIDs is hard to test: the usual mocks (patching ``time.time_ns`` or
-``os.urandom``, freezegun) cannot reach a native module. Under :func:`deterministic`, uuidx's
-process-wide functions return a reproducible sequence instead:
+A native module reads the system clock itself, so patching ``time.time_ns`` (freezegun,
+time-machine) does not move uuidx's UUIDs. Two ways in:
+
+- :func:`follow_python_clock` makes uuidx's process-wide time-based functions read
+  ``time.time_ns()`` through Python while it is active, so a frozen or travelling clock moves
+  them (the pytest fixture ``uuidx_python_clock`` does the same for one test);
+- :func:`deterministic` makes the process-wide functions return a reproducible sequence:
 
 ```python
 import uuidx
@@ -44,7 +48,7 @@ from typing import Optional, Union
 from . import _core, _unix_ns
 from .typing import Instant
 
-__all__ = ["DEFAULT_START_NS", "Seed", "deterministic"]
+__all__ = ["DEFAULT_START_NS", "Seed", "deterministic", "follow_python_clock"]
 
 DEFAULT_START_NS = 1_735_689_600_000_000_000
 """Where the clocks of :func:`deterministic` start when no ``start`` is given:
@@ -116,8 +120,54 @@ def deterministic(
         raise TypeError(f"step_ns must be an int, got {type(step_ns).__name__}")
     if step_ns < 0:
         raise ValueError(f"step_ns must be 0 or more, got {step_ns}")
-    token = _core._deterministic_install(_seed_bytes(seed), start_ns, step_ns)
+    token = _core._stand_in_install_seeded(_seed_bytes(seed), start_ns, step_ns)
     try:
         yield
     finally:
-        _core._deterministic_uninstall(token)
+        _core._stand_in_uninstall(token)
+
+
+@contextlib.contextmanager
+def follow_python_clock() -> Iterator[None]:
+    """Make the process-wide time-based functions read ``time.time_ns()`` through Python.
+
+    Inside the block, ``uuid1``, ``uuid6`` and ``uuid7``, their ``_str``, ``_many`` and
+    ``_bytes`` forms and the columns of :func:`uuidx.arrow.uuid7` take their time from
+    ``time.time_ns()``, looked up in the ``time`` module at each reading: what freezegun's
+    ``freeze_time`` or time-machine's ``travel`` put there is what they read, as the standard
+    library's ``uuid.uuid7()`` does on Python 3.14.
+
+    ```python
+    import datetime
+
+    import time_machine
+
+    import uuidx
+    from uuidx.testing import follow_python_clock
+
+    moment = datetime.datetime(2024, 2, 29, 12, 0, tzinfo=datetime.timezone.utc)
+    with time_machine.travel(moment, tick=False), follow_python_clock():
+        a, b = uuidx.uuid7(), uuidx.uuid7()
+    assert uuidx.to_datetime(a) == moment and a < b
+    ```
+
+    - The generators behind the block are fresh ones of the process-wide layouts. While the
+      clock stands still they count within its instant, so UUIDs stay unique and increasing;
+      a clock moved back more than 10 s is followed (the process-wide rollback policy).
+    - Randomness stays real: ``uuid4()``, ``uuid8()`` and the random bits of every UUID come
+      from the CSPRNG, and v1 and v6 keep the process's node.
+    - Process-wide: every thread's calls read Python's clock while the block is active. A child
+      forked inside the block goes on reading it.
+    - Independent generators (:class:`uuidx.V7Generator` and the others) are not affected: give
+      them ``clock=time.time_ns``. Outside the block nothing changes and nothing is slower.
+    - Blocks nest with each other and with :func:`deterministic`; the innermost wins. Also
+      works as a decorator.
+
+    Raises:
+        uuidx.ClockError: from a call inside the block, when ``time.time_ns()`` reads before 1970.
+    """
+    token = _core._stand_in_install_python_clock()
+    try:
+        yield
+    finally:
+        _core._stand_in_uninstall(token)

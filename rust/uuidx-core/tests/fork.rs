@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use uuidx_core::clock::ManualClock;
 use uuidx_core::fork;
-use uuidx_core::generator::deterministic::{self, Deterministic};
+use uuidx_core::generator::deterministic::{self, StandIn};
 use uuidx_core::generator::{
     self as generator, GregorianGenerator, RollbackPolicy, V7Generator, V7Method, GLOBAL_V7,
 };
@@ -236,9 +236,8 @@ fn deterministic_calls_in_child() -> i32 {
 /// sequence; and while other threads are inside bulk calls (and installing and uninstalling
 /// generators of their own), every child finishes: none inherits a lock it waits for forever.
 fn deterministic_fork_with_threads_inside_bulk_calls() {
-    let token = deterministic::install(
-        Deterministic::new(b"fork", 1_700_000_000_000_000_000, 1_000).unwrap(),
-    );
+    let token =
+        deterministic::install(StandIn::seeded(b"fork", 1_700_000_000_000_000_000, 1_000).unwrap());
     // One thread: the child returns what the parent returns next.
     let _ = generator::uuid7().unwrap();
     let buf = in_child(32, || {
@@ -262,7 +261,7 @@ fn deterministic_fork_with_threads_inside_bulk_calls() {
                     1 => generator::fill_v7(&mut values).unwrap(),
                     _ => {
                         let inner =
-                            deterministic::install(Deterministic::new(b"inner", 0, 1).unwrap());
+                            deterministic::install(StandIn::seeded(b"inner", 0, 1).unwrap());
                         generator::fill_v7_bytes(&mut records).unwrap();
                         assert!(deterministic::uninstall(inner));
                     }

@@ -398,9 +398,9 @@ fn unmask_v7<'py>(u: &Bound<'py, PyAny>, key: &Bound<'py, PyAny>) -> PyResult<Bo
 
 /// Installs deterministic process-wide generators for ``seed`` (bytes), clocks starting at
 /// ``start_ns`` and moving ``step_ns`` per reading; returns a token for
-/// ``_deterministic_uninstall``. Used by ``uuidx.testing.deterministic``.
+/// ``_stand_in_uninstall``. Used by ``uuidx.testing.deterministic``.
 #[pyfunction]
-fn _deterministic_install(
+fn _stand_in_install_seeded(
     seed: &Bound<'_, PyAny>,
     start_ns: &Bound<'_, PyAny>,
     step_ns: &Bound<'_, PyAny>,
@@ -408,13 +408,23 @@ fn _deterministic_install(
     let seed = convert::buffer_bytes(seed).ok_or_else(|| type_error("seed", "bytes", seed))?;
     let start = field_u64(start_ns, "start_ns", 64)?;
     let step = field_u64(step_ns, "step_ns", 64)?;
-    let generators = generator::deterministic::Deterministic::new(&seed, start, step).py_err()?;
+    let generators = generator::deterministic::StandIn::seeded(&seed, start, step).py_err()?;
     Ok(generator::deterministic::install(generators))
 }
 
-/// Removes the deterministic generators installed with ``token``; ``False`` if none were.
+/// Installs fresh process-wide time-based generators that read ``time.time_ns()`` through
+/// Python at each reading; returns a token for ``_stand_in_uninstall``. Used by
+/// ``uuidx.testing.follow_python_clock``.
 #[pyfunction]
-fn _deterministic_uninstall(token: u64) -> bool {
+fn _stand_in_install_python_clock() -> PyResult<u64> {
+    let generators =
+        generator::deterministic::StandIn::on_clock(|| Box::new(sources::PythonTime)).py_err()?;
+    Ok(generator::deterministic::install(generators))
+}
+
+/// Removes the stand-in installed with ``token``; ``False`` if none was.
+#[pyfunction]
+fn _stand_in_uninstall(token: u64) -> bool {
     generator::deterministic::uninstall(token)
 }
 
@@ -504,8 +514,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fast_calls, m)?)?;
     m.add_function(wrap_pyfunction!(mask_v7, m)?)?;
     m.add_function(wrap_pyfunction!(unmask_v7, m)?)?;
-    m.add_function(wrap_pyfunction!(_deterministic_install, m)?)?;
-    m.add_function(wrap_pyfunction!(_deterministic_uninstall, m)?)?;
+    m.add_function(wrap_pyfunction!(_stand_in_install_seeded, m)?)?;
+    m.add_function(wrap_pyfunction!(_stand_in_install_python_clock, m)?)?;
+    m.add_function(wrap_pyfunction!(_stand_in_uninstall, m)?)?;
     // pyo3 checks every exception it fetches against PanicException's type: make it now, so
     // that no later call has to (nor can fail to, out of memory).
     py.get_type::<pyo3::panic::PanicException>();

@@ -88,41 +88,68 @@ impl Held {
 pub struct PyClock(Shared);
 
 impl Clock for PyClock {
-    /// The callable's reading. A negative one is a clock before 1970, as from the system
-    /// clock (`ClockError`); a non-int (a bool included) is a `TypeError`, one of 2**64 or
-    /// more a `ValueError`.
+    /// The callable's reading (see [`reading`]).
     fn now_unix_ns(&self) -> uuidx_core::Result<u64> {
-        let reading = Python::attach(|py| {
+        let result = Python::attach(|py| {
             let clock = &self.0.get(py, "clock")?;
-            let value = clock.call0()?;
-            // A bool is an int to Python, but `True` is no time: refused, as `random=True` is.
-            if !ffi::is_integer(&value)
-                || value.cast::<PyInt>().is_err()
-                || value.cast::<pyo3::types::PyBool>().is_ok()
-            {
-                return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
-                    "clock {} must return an int of nanoseconds since 1970, got {}: {}",
-                    short_repr(clock),
-                    type_name(&value),
-                    short_repr(&value)
-                )));
-            }
-            if let Ok(before) = value.neg().and_then(|v| v.extract::<u64>()) {
-                if before > 0 {
-                    return Ok(Err(before));
-                }
-            }
-            value.extract::<u64>().map(Ok).map_err(|_| {
-                crate::ffi::errors::error::<PyValueError>(format_args!(
-                    "clock {} returned {}: expected nanoseconds since 1970, below 2**64",
-                    short_repr(clock),
-                    short_repr(&value)
-                ))
-            })
-        })
-        .map_err(uuidx_core::Error::external)?;
-        reading.map_err(uuidx_core::Error::clock_before_epoch)
+            reading(clock, &clock.call0()?)
+        });
+        into_core(result)
     }
+}
+
+/// Python's `time.time_ns()`, looked up in the `time` module at each reading, so that what a
+/// test put there (freezegun's replacement, time-machine's patched function) is what is read.
+/// The process-wide stand-in of `uuidx.testing.follow_python_clock` reads it.
+pub struct PythonTime;
+
+impl Clock for PythonTime {
+    /// `time.time_ns()` (see [`reading`]).
+    fn now_unix_ns(&self) -> uuidx_core::Result<u64> {
+        let result = Python::attach(|py| {
+            let time = py.import(crate::interned!(py, c"time")?)?;
+            let time_ns = &time.getattr(crate::interned!(py, c"time_ns")?)?;
+            reading(time_ns, &time_ns.call0()?)
+        });
+        into_core(result)
+    }
+}
+
+/// What `clock` returned, checked: `Ok(Ok(ns))`, or `Ok(Err(before_ns))` for a reading before
+/// 1970 (a clock error, as from the system clock). A non-int (a bool included) is a
+/// `TypeError`, one of 2**64 or more a `ValueError`.
+fn reading(clock: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<Result<u64, u64>> {
+    // A bool is an int to Python, but `True` is no time: refused, as `random=True` is.
+    if !ffi::is_integer(value)
+        || value.cast::<PyInt>().is_err()
+        || value.cast::<pyo3::types::PyBool>().is_ok()
+    {
+        return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
+            "clock {} must return an int of nanoseconds since 1970, got {}: {}",
+            short_repr(clock),
+            type_name(value),
+            short_repr(value)
+        )));
+    }
+    if let Ok(before) = value.neg().and_then(|v| v.extract::<u64>()) {
+        if before > 0 {
+            return Ok(Err(before));
+        }
+    }
+    value.extract::<u64>().map(Ok).map_err(|_| {
+        crate::ffi::errors::error::<PyValueError>(format_args!(
+            "clock {} returned {}: expected nanoseconds since 1970, below 2**64",
+            short_repr(clock),
+            short_repr(value)
+        ))
+    })
+}
+
+/// A checked reading as the core takes it.
+fn into_core(result: PyResult<Result<u64, u64>>) -> uuidx_core::Result<u64> {
+    result
+        .map_err(uuidx_core::Error::external)?
+        .map_err(uuidx_core::Error::clock_before_epoch)
 }
 
 /// A Python callable that takes a byte count and returns that many random bytes.

@@ -1,19 +1,25 @@
-//! A deterministic stand-in for the process-wide generators, for tests of code that makes
-//! UUIDs: while one is installed, `uuid1`, `uuid4`, `uuid6`, `uuid7` and `uuid8` (and their bulk
-//! forms) return a reproducible sequence, the same for the same seed in every run and every
-//! process.
+//! Stand-ins for the process-wide generators, for tests of code that makes UUIDs: while one is
+//! installed, `uuid1`, `uuid4`, `uuid6`, `uuid7` and `uuid8` (and their bulk forms) use its
+//! generators instead of the real ones. There are two kinds ([`StandIn`]):
 //!
-//! Each kind has its own clock and its own random stream (ChaCha12 keyed by SHA-256 of the
-//! seed and the kind's name), so the UUIDs of one kind do not change when code adds calls of
-//! another. A clock starts at `start` and moves `step` nanoseconds at each reading; v1 and v6
-//! use a node drawn from the seed (with the multicast bit, [RFC 9562 §6.10](https://www.rfc-editor.org/rfc/rfc9562#section-6.10)) instead of the
-//! process node.
+//! - *seeded* ([`StandIn::seeded`]): a reproducible sequence, the same for the same seed in every
+//!   run and every process. Each kind has its own clock and its own random stream (ChaCha12
+//!   keyed by SHA-256 of the seed and the kind's name), so the UUIDs of one kind do not change
+//!   when code adds calls of another. A clock starts at `start` and moves `step` nanoseconds at
+//!   each reading; v1 and v6 use a node drawn from the seed (with the multicast bit,
+//!   [RFC 9562 §6.10](https://www.rfc-editor.org/rfc/rfc9562#section-6.10)) instead of the
+//!   process node.
+//! - *on a given clock* ([`StandIn::on_clock`]): fresh generators of the process-wide layouts
+//!   that read a clock the caller gives (the bindings give one that calls Python's
+//!   `time.time_ns()`, so that a test's frozen clock moves them), with the thread CSPRNG and the
+//!   process node, as the real ones. Within one clock reading they count, so the UUIDs stay
+//!   unique and increasing while the clock stands still.
 //!
 //! Installing one is process-wide and affects every thread; calls from several threads
-//! interleave in the order they run, so only a single thread's sequence is reproducible.
+//! interleave in the order they run, so only a single thread's seeded sequence is reproducible.
 //! Independent generators (`V7Generator` and the others) are not affected.
 //!
-//! A child forked while generators are installed continues from its parent's state, also
+//! A child forked while a stand-in is installed continues from its parent's state, also
 //! when other threads were inside calls at the fork: neither the installed stack nor the
 //! generators, clocks and seeded streams take a lock that such a thread could have left held.
 
@@ -23,7 +29,7 @@ use std::sync::Arc;
 
 use super::{GregorianGenerator, RollbackPolicy, V7Generator, V7Method};
 use crate::clock::Clock;
-use crate::random::{RandomSource, SeededRandom, MULTICAST_BIT};
+use crate::random::{RandomSource, SeededRandom, ThreadRandom, MULTICAST_BIT};
 use crate::Result;
 
 /// A clock that starts at a given instant and moves a fixed step at each reading.
@@ -59,33 +65,81 @@ impl Clock for StepClock {
     }
 }
 
-/// The deterministic generators of one seed (see the module documentation).
-#[derive(Debug)]
-pub struct Deterministic {
-    pub(crate) v1: GregorianGenerator<StepClock, SeededRandom>,
-    pub(crate) v6: GregorianGenerator<StepClock, SeededRandom>,
-    pub(crate) v7: V7Generator<StepClock, SeededRandom>,
-    pub(crate) v4: SeededRandom,
-    pub(crate) v8: SeededRandom,
+/// A clock a stand-in reads.
+pub type StandInClock = Box<dyn Clock>;
+/// A random source a stand-in draws from.
+pub type StandInRandom = Box<dyn RandomSource>;
+
+/// The generators that replace the process-wide ones while installed (see the module
+/// documentation): seeded, or on a clock of the caller's.
+pub struct StandIn {
+    pub(crate) v1: GregorianGenerator<StandInClock, StandInRandom>,
+    pub(crate) v6: GregorianGenerator<StandInClock, StandInRandom>,
+    pub(crate) v7: V7Generator<StandInClock, StandInRandom>,
+    pub(crate) v4: StandInRandom,
+    pub(crate) v8: StandInRandom,
 }
 
-impl Deterministic {
-    /// The generators for `seed` (any bytes), with clocks starting at `start_ns` (Unix
-    /// nanoseconds) and moving `step_ns` per reading.
+impl core::fmt::Debug for StandIn {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StandIn").finish_non_exhaustive()
+    }
+}
+
+impl StandIn {
+    /// The reproducible generators for `seed` (any bytes), with clocks starting at `start_ns`
+    /// (Unix nanoseconds) and moving `step_ns` per reading.
     ///
     /// # Errors
     /// Only if the seeded random stream fails, which it does not.
-    pub fn new(seed: &[u8], start_ns: u64, step_ns: u64) -> Result<Self> {
+    pub fn seeded(seed: &[u8], start_ns: u64, step_ns: u64) -> Result<Self> {
         let node =
             SeededRandom::derived(seed, "node").next_u64()? & 0xFFFF_FFFF_FFFF | MULTICAST_BIT;
+        let stream = |name: &str| -> StandInRandom { Box::new(SeededRandom::derived(seed, name)) };
+        let clock = || -> StandInClock { Box::new(StepClock::new(start_ns, step_ns)) };
+        Self::build(Some(node), clock, stream)
+    }
+
+    /// Generators of the process-wide layouts on clocks made by `clock` (one for each of v1, v6
+    /// and v7), drawing from the thread CSPRNG, v1 and v6 with the process node: the real
+    /// generators, started afresh on another clock.
+    ///
+    /// # Errors
+    /// None in practice: the layouts are the process-wide generators' own.
+    ///
+    /// # Examples
+    /// ```
+    /// use uuidx_core::clock::ManualClock;
+    /// use uuidx_core::generator::{deterministic::{self, StandIn}, uuid7};
+    /// use std::sync::Arc;
+    ///
+    /// let clock = Arc::new(ManualClock::new(1_700_000_000_000_000_000));
+    /// let token = deterministic::install(
+    ///     StandIn::on_clock(|| Box::new(Arc::clone(&clock))).unwrap(),
+    /// );
+    /// let (a, b) = (uuid7().unwrap(), uuid7().unwrap());
+    /// assert!(deterministic::uninstall(token));
+    /// // The clock stood still: both carry its millisecond, and they still increase.
+    /// assert_eq!(uuidx_core::layout::split(a).0, 1_700_000_000_000);
+    /// assert!(a < b);
+    /// ```
+    pub fn on_clock(clock: impl Fn() -> StandInClock) -> Result<Self> {
+        Self::build(None, clock, |_| Box::new(ThreadRandom))
+    }
+
+    fn build(
+        node: Option<u64>,
+        clock: impl Fn() -> StandInClock,
+        random: impl Fn(&str) -> StandInRandom,
+    ) -> Result<Self> {
         let gregorian = |version: u8, stream: &str| {
             GregorianGenerator::with_sources(
                 version,
-                Some(node),
+                node,
                 super::DEFAULT_ROLLBACK_ALLOWANCE_NS,
                 RollbackPolicy::Reset,
-                StepClock::new(start_ns, step_ns),
-                SeededRandom::derived(seed, stream),
+                clock(),
+                random(stream),
             )
         };
         Ok(Self {
@@ -95,11 +149,11 @@ impl Deterministic {
                 V7Method::DEFAULT,
                 super::DEFAULT_ROLLBACK_ALLOWANCE_NS,
                 RollbackPolicy::Reset,
-                StepClock::new(start_ns, step_ns),
-                SeededRandom::derived(seed, "v7"),
+                clock(),
+                random("v7"),
             )?,
-            v4: SeededRandom::derived(seed, "v4"),
-            v8: SeededRandom::derived(seed, "v8"),
+            v4: random("v4"),
+            v8: random("v8"),
         })
     }
 }
@@ -129,7 +183,7 @@ impl Deterministic {
 #[derive(Debug)]
 struct Installed {
     token: u64,
-    generators: Arc<Deterministic>,
+    generators: Arc<StandIn>,
     below: Option<Arc<Installed>>,
 }
 
@@ -145,8 +199,8 @@ static TOKENS: AtomicU64 = AtomicU64::new(1);
 pub(crate) struct Active(Arc<Installed>);
 
 impl core::ops::Deref for Active {
-    type Target = Deterministic;
-    fn deref(&self) -> &Deterministic {
+    type Target = StandIn;
+    fn deref(&self) -> &StandIn {
         &self.0.generators
     }
 }
@@ -202,7 +256,7 @@ pub(crate) fn after_fork_in_child() {
 
 /// Installs `generators` for the whole process until [`uninstall`] is called with the token
 /// returned. Installations nest: the latest wins.
-pub fn install(generators: Deterministic) -> u64 {
+pub fn install(generators: StandIn) -> u64 {
     crate::fork::install_handler();
     let token = TOKENS.fetch_add(1, Ordering::Relaxed);
     let generators = Arc::new(generators);
@@ -278,8 +332,7 @@ mod tests {
     /// Runs `f` with `seed` installed.
     fn with_seed<T>(seed: &[u8], f: impl FnOnce() -> T) -> T {
         let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-        let token =
-            install(Deterministic::new(seed, 1_700_000_000_000_000_000, 1_000_000).unwrap());
+        let token = install(StandIn::seeded(seed, 1_700_000_000_000_000_000, 1_000_000).unwrap());
         let out = f();
         assert!(uninstall(token));
         out
@@ -358,7 +411,7 @@ mod tests {
             .map(|w| {
                 std::thread::spawn(move || {
                     for _ in 0..rounds {
-                        let token = install(Deterministic::new(&[w], 0, 1).unwrap());
+                        let token = install(StandIn::seeded(&[w], 0, 1).unwrap());
                         assert!(active().is_some());
                         assert!(uninstall(token));
                         assert!(!uninstall(token));
@@ -380,7 +433,7 @@ mod tests {
         // A thread that was inside a read section when the process forked does not exist in
         // the child, and its count would hold up every uninstall there for ever.
         let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-        let token = install(Deterministic::new(b"stranded", 0, 1).unwrap());
+        let token = install(StandIn::seeded(b"stranded", 0, 1).unwrap());
         READERS.fetch_add(1, Ordering::SeqCst);
         after_fork_in_child();
         let (done, finished) = std::sync::mpsc::channel();
@@ -392,8 +445,8 @@ mod tests {
     #[test]
     fn installations_nest_and_uninstall_by_token() {
         let _guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-        let outer = install(Deterministic::new(b"outer", 0, 1).unwrap());
-        let inner = install(Deterministic::new(b"inner", 0, 1).unwrap());
+        let outer = install(StandIn::seeded(b"outer", 0, 1).unwrap());
+        let inner = install(StandIn::seeded(b"inner", 0, 1).unwrap());
         assert!(uninstall(outer));
         assert!(active().is_some(), "the inner one is still installed");
         assert!(uninstall(inner));
