@@ -175,6 +175,51 @@ impl<C: Clock + ?Sized> Clock for Box<C> {
     }
 }
 
+/// A clock read `shift_ns` nanoseconds later (earlier when negative) than `C` reads: for
+/// UUIDs whose time is moved by a fixed duration, as PostgreSQL 18's `uuidv7(interval)` moves
+/// `uuidv7()`'s.
+///
+/// # Examples
+/// ```
+/// use uuidx_core::clock::{Clock, ManualClock, Shifted};
+/// let clock = Shifted::new(ManualClock::new(5_000), -2_000);
+/// assert_eq!(clock.now_unix_ns().unwrap(), 3_000);
+/// assert!(Shifted::new(ManualClock::new(5_000), -6_000).now_unix_ns().is_err());
+/// ```
+#[derive(Debug)]
+pub struct Shifted<C> {
+    clock: C,
+    shift_ns: i64,
+}
+
+impl<C: Clock> Shifted<C> {
+    /// `clock` moved by `shift_ns`.
+    pub const fn new(clock: C, shift_ns: i64) -> Self {
+        Self { clock, shift_ns }
+    }
+
+    /// The shift, in nanoseconds.
+    pub const fn shift_ns(&self) -> i64 {
+        self.shift_ns
+    }
+}
+
+impl<C: Clock> Clock for Shifted<C> {
+    /// The clock's reading moved by the shift: [`crate::ErrorKind::ClockBeforeEpoch`] when that
+    /// is before 1970, and past the year 2554 the reading saturates (as the system clock's does).
+    #[inline]
+    fn now_unix_ns(&self) -> Result<u64> {
+        let moved = i128::from(self.clock.now_unix_ns()?) + i128::from(self.shift_ns);
+        match u64::try_from(moved) {
+            Ok(ns) => Ok(ns),
+            Err(_) if moved < 0 => Err(Error::clock_before_epoch(
+                u64::try_from(-moved).unwrap_or(u64::MAX),
+            )),
+            Err(_) => Ok(u64::MAX),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -111,6 +111,22 @@ pub fn uuid7() -> Result<Uuid> {
     }
 }
 
+/// The next UUID of the process-wide v7 sequence (as [`uuid7`]) with its time moved by
+/// `shift_ns` ([`crate::layout::v7::shifted`]): what PostgreSQL 18's `uuidv7(interval)` is to
+/// `uuidv7()`. UUIDs made with the same shift are distinct and increase with the sequence.
+///
+/// # Errors
+/// As [`uuid7`]; [`ErrorKind::TimestampOutOfRange`] when the moved time is before 1970 or
+/// after the year 10889.
+pub fn uuid7_shifted(shift_ns: i64) -> Result<Uuid> {
+    let uuid = uuid7()?;
+    if shift_ns == 0 {
+        Ok(uuid)
+    } else {
+        crate::layout::v7::shifted(uuid, shift_ns)
+    }
+}
+
 /// `out.len()` consecutive UUIDs of the process-wide v7 sequence.
 ///
 /// # Errors

@@ -69,6 +69,16 @@ impl V7Method {
     /// fraction, counter) of 64 bits: the state is one word advanced by `fetch_add`.
     pub const DEFAULT: Self = Self::SubMillisecond { counter_bits: 10 };
 
+    /// PostgreSQL 18's `uuidv7()` layout: Method 3 with no counter, so the 12-bit fraction is
+    /// followed by 62 fresh random bits, and a call within the last UUID's 1/4096 ms tick moves
+    /// one tick ahead (PostgreSQL moves its clock reading at least 245 ns ahead). Named
+    /// `postgresql` by [`V7Method::from_name`].
+    pub const POSTGRESQL: Self = Self::SubMillisecond { counter_bits: 0 };
+
+    /// Names for the layouts of other systems, each a method with a fixed width:
+    /// [`V7Method::from_name`] takes them as it takes the methods' own names.
+    pub const PRESETS: [(&'static str, Self); 1] = [("postgresql", Self::POSTGRESQL)];
+
     /// Every method with its default width, the default first.
     pub const ALL: [Self; 4] = [
         Self::DEFAULT,
@@ -102,6 +112,8 @@ impl V7Method {
     /// The method named `name` (see [`V7Method::name`]) with width `bits`, or its default
     /// width: 42 counter bits for `counter` (CPython 3.14's layout), 32 increment bits for
     /// `monotonic_random`, 10 counter bits for `submillisecond`; `cpython` has a fixed 42.
+    /// `postgresql` names the preset [`V7Method::POSTGRESQL`] (`submillisecond` with no
+    /// counter bits), whose width is fixed too.
     ///
     /// # Errors
     /// [`ErrorKind::InvalidOption`] for an unknown name or a width outside the method's range.
@@ -111,8 +123,20 @@ impl V7Method {
     /// use uuidx_core::generator::V7Method;
     /// assert_eq!(V7Method::from_name("counter", None).unwrap(), V7Method::Counter { bits: 42 });
     /// assert!(V7Method::from_name("counter", Some(8)).is_err());
+    /// assert_eq!(V7Method::from_name("postgresql", None).unwrap(), V7Method::POSTGRESQL);
     /// ```
     pub fn from_name(name: &str, bits: Option<u32>) -> Result<Self> {
+        if let Some(&(_, method)) = Self::PRESETS.iter().find(|(n, _)| *n == name) {
+            return match bits {
+                None => Ok(method),
+                Some(b) if b == method.bits() => Ok(method),
+                Some(other) => Err(Error::new(ErrorKind::InvalidOption {
+                    option: "bits",
+                    value: other.to_string(),
+                    expected: "none, or the preset's own width (a preset fixes its widths)",
+                })),
+            };
+        }
         let method = match name {
             "counter" => Self::Counter {
                 bits: bits.unwrap_or(42),
@@ -137,7 +161,8 @@ impl V7Method {
                 return Err(Error::new(ErrorKind::InvalidOption {
                     option: "method",
                     value: format!("{:?}", crate::error::shorten(name)),
-                    expected: "'counter', 'monotonic_random', 'submillisecond' or 'cpython'",
+                    expected:
+                        "'counter', 'monotonic_random', 'submillisecond', 'cpython' or 'postgresql'",
                 }))
             }
         };

@@ -93,6 +93,43 @@ pub fn max_at_unix_ns(unix_ns: i128) -> Result<Uuid> {
     ))
 }
 
+/// `uuid` (a version 7 UUID laid out by [§6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2)
+/// Method 3, a 12-bit fraction in `rand_a`) with its time moved by `shift_ns`: the millisecond
+/// and the fraction together, as one count of 1/4096 ms, moved by `shift_ns` in those units
+/// (rounded towards minus infinity; a whole number of milliseconds moves exactly). The counter
+/// and random bits are kept, so UUIDs of one monotonic sequence moved by the same shift keep
+/// their order and stay distinct. This is how PostgreSQL 18's `uuidv7(interval)` relates to
+/// `uuidv7()`.
+///
+/// # Errors
+/// [`crate::ErrorKind::TimestampOutOfRange`] when the moved time is before 1970 or after the
+/// year 10889.
+///
+/// # Examples
+/// ```
+/// use uuidx_core::layout::v7;
+/// let u: uuidx_core::Uuid = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f".parse().unwrap();
+/// let day = 86_400_000_000_000;
+/// let earlier = v7::shifted(u, -day).unwrap();
+/// assert_eq!(earlier.to_string(), "017f1dbc-1db0-7cc3-98c4-dc0c0c07398f");
+/// assert_eq!(v7::shifted(earlier, day).unwrap(), u);
+/// ```
+pub fn shifted(uuid: Uuid, shift_ns: i64) -> Result<Uuid> {
+    let (ms, fraction, _) = super::split(uuid);
+    let ticks = (i128::from(ms) << 12) | i128::from(fraction);
+    let moved = ticks + (i128::from(shift_ns) << 12).div_euclid(1_000_000);
+    match u64::try_from(moved) {
+        Ok(t) if t >> 12 <= crate::time::MAX_UNIX_TS_MS => {
+            let kept = uuid.as_u128() & !(((1u128 << 48) - 1) << 80 | 0xFFF << 64);
+            let time = u128::from(t >> 12) << 80 | u128::from(t & 0xFFF) << 64;
+            Ok(Uuid::from_u128(kept | time))
+        }
+        _ => Err(crate::time::v7_out_of_range(
+            i128::from(ms) * 1_000_000 + i128::from(shift_ns),
+        )),
+    }
+}
+
 /// A version 7 UUID read as a monotonic generator laid it out ([RFC 9562 §6.2](https://www.rfc-editor.org/rfc/rfc9562#section-6.2), [§6.4](https://www.rfc-editor.org/rfc/rfc9562#section-6.4)): the 74
 /// bits after `unix_ts_ms` (`rand_a` then `rand_b`, the version and variant bits skipped)
 /// split, left to right, into `fraction`, `counter`, `node` and the fresh `random` bits.
@@ -154,5 +191,60 @@ impl GeneratorFields {
             node: take(random_bits, node_bits) as u64,
             random: take(0, random_bits) as u64,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A shift by whole milliseconds moves the millisecond alone and comes back exactly;
+        /// any shift keeps the bits after the fraction, the version and the variant.
+        #[test]
+        fn shifts_move_the_time_only(
+            ms in 0u64..(1 << 47),
+            fraction in 0u16..4096,
+            tail in any::<u64>(),
+            shift_ms in -(1i64 << 40)..(1i64 << 40),
+            extra_ns in -999_999i64..1_000_000,
+        ) {
+            let u = super::super::join(7, ms, fraction, tail);
+            let shift = shift_ms * 1_000_000;
+            match shifted(u, shift) {
+                Ok(moved) => {
+                    let (m, f, t) = super::super::split(moved);
+                    prop_assert_eq!(i128::from(m), i128::from(ms) + i128::from(shift_ms));
+                    prop_assert_eq!((f, t), (fraction, tail & ((1 << 62) - 1)));
+                    prop_assert_eq!(shifted(moved, -shift).unwrap(), u);
+                }
+                Err(_) => prop_assert!(i128::from(ms) + i128::from(shift_ms) < 0),
+            }
+            if let Ok(moved) = shifted(u, shift + extra_ns) {
+                prop_assert_eq!(moved.version_number(), Some(7));
+                prop_assert_eq!(moved.as_u128() & ((1 << 64) - 1), u.as_u128() & ((1 << 64) - 1));
+                let ticks = |v: Uuid| {
+                    let (m, f, _) = super::super::split(v);
+                    (i128::from(m) << 12) | i128::from(f)
+                };
+                // In 1/4096 ms ticks, rounded towards minus infinity.
+                let expected = (i128::from(shift + extra_ns) << 12).div_euclid(1_000_000);
+                prop_assert_eq!(ticks(moved) - ticks(u), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn shifts_outside_1970_to_10889_are_errors() {
+        let first = super::super::join(7, 0, 0, 0);
+        let last = super::super::join(7, (1 << 48) - 1, 0xFFF, 0);
+        assert!(shifted(first, -1).is_err());
+        assert_eq!(shifted(first, 0).unwrap(), first);
+        assert!(shifted(last, 1_000_000).is_err());
+        assert_eq!(
+            shifted(last, -1_000_000).unwrap(),
+            super::super::join(7, (1 << 48) - 2, 0xFFF, 0)
+        );
     }
 }
