@@ -21,6 +21,7 @@ every generator (threads, fork, leaks).
 
 from __future__ import annotations
 
+import datetime
 import operator
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -357,7 +358,17 @@ def _build() -> tuple[Entry, ...]:
         Entry(
             "uuid7",
             uuidx.uuid7,
-            (ok("no-args", path=FAST), err("an-argument", TypeError, 1)),
+            (
+                ok("no-args", path=FAST),
+                ok("shift-timedelta", shift=datetime.timedelta(days=-1)),
+                ok("shift-ns", shift=1_500_000),
+                ok("shift-none", shift=None),
+                err("an-argument", TypeError, 1),
+                err("shift-bool", TypeError, shift=True, names=True),
+                err("shift-float", TypeError, shift=1.5, names=1.5),
+                err("shift-beyond-int64", ValueError, shift=1 << 63, names=1 << 63),
+                err("shift-before-1970", ValueError, shift=-(1 << 62)),
+            ),
             returns_uuid=True,
             hot=True,
         ),
@@ -576,7 +587,11 @@ def _build() -> tuple[Entry, ...]:
                 ok("sources", clock=_clock, random=_random),
                 ok("seed", random=42),
                 ok("node", node=3, node_bits=4),
+                ok("postgresql", "postgresql"),
+                ok("shift", shift=datetime.timedelta(hours=-1)),
                 err("method-unknown", ValueError, "nope", names="nope"),
+                err("preset-bits", ValueError, "postgresql", 4),
+                err("shift-str", TypeError, shift="1h", names="1h"),
                 err("clock-int", TypeError, clock=5, names=5),
                 err("node-alone", ValueError, node=1),
             ),
@@ -620,7 +635,15 @@ def _build() -> tuple[Entry, ...]:
         *_generator_getters(
             "V7Generator",
             G7,
-            ("method", "bits", "rollback_allowance_ns", "rollback_policy", "node", "node_bits"),
+            (
+                "method",
+                "bits",
+                "rollback_allowance_ns",
+                "rollback_policy",
+                "node",
+                "node_bits",
+                "shift_ns",
+            ),
         ),
     ]
     for cls, system, sources, failing in (
@@ -854,6 +877,7 @@ TYPES = frozenset(
         # The aliases of uuidx.typing, and its buffer ABC (a virtual base before 3.12).
         "typing.Algorithm", "typing.Buffer", "typing.Clock", "typing.Form", "typing.Instant",
         "typing.IntLike", "typing.Name", "typing.RandomSource", "typing.V7Method",
+        "typing.V7Preset",
         # The column classes: made by the functions of uuidx.arrow (their methods are entries).
         "arrow.UUIDArray", "arrow.ArrowArray",
     }

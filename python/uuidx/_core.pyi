@@ -1,13 +1,14 @@
 """Type stubs for ``uuidx._core``, the Rust extension module (hand-written; checked against the
 built module by ``python -m mypy.stubtest uuidx._core``)."""
 
+import datetime
 import sys
 from typing import Literal, Optional, Union, final
 from uuid import UUID
 
 from typing_extensions import Buffer
 
-from .typing import Algorithm, Clock, Form, IntLike, Name, RandomSource, V7Method
+from .typing import Algorithm, Clock, Form, IntLike, Name, RandomSource, V7Method, V7Preset
 
 __all__ = [
     "__version__",
@@ -131,9 +132,14 @@ def uuid6(node: Optional[IntLike] = None, clock_seq: Optional[IntLike] = None) -
     14 bits. Without ``node``, the process's random multicast node (RFC 9562 §6.10).
     """
 
-def uuid7() -> UUID:
+def uuid7(*, shift: Optional[Union[datetime.timedelta, int]] = None) -> UUID:
     """A version 7 UUID (RFC 9562 §5.7) from the process-wide lock-free monotonic generator:
     each call returns a UUID greater than every earlier one in this process.
+
+    ``shift`` (a ``datetime.timedelta`` or an int of nanoseconds) moves the UUID's time (its
+    millisecond and sub-millisecond fraction, to 1/4096 ms) by that much, as PostgreSQL 18's
+    ``uuidv7(interval)`` does: the UUID is still the next of the process-wide sequence, so UUIDs
+    made with the same shift are distinct and increasing.
     """
 
 def uuid8(
@@ -416,6 +422,10 @@ def _algorithms() -> tuple[str, ...]:
 def _v7_methods() -> tuple[str, ...]:
     """The methods of :class:`V7Generator`, the default first."""
 
+def _v7_presets() -> tuple[tuple[str, str, int], ...]:
+    """The preset names :class:`V7Generator` takes besides the methods' own, with the method
+    and width each stands for: ``(name, method, bits)``."""
+
 def _layouts() -> tuple[tuple[str, Optional[int], str, tuple[tuple[str, int, int], ...]], ...]:
     """The field layouts of RFC 9562 §5, by version, then Nil and Max:
     ``(name, version, title, fields)`` each, ``version`` ``None`` for Nil and Max, ``fields``
@@ -447,11 +457,15 @@ class V7Generator:
     ``clock`` (a callable returning nanoseconds since 1970) and ``random`` (a callable
     ``random(n) -> bytes``, or an int seed for a reproducible stream) replace the system clock
     and the CSPRNG, for tests. ``node`` with ``node_bits`` (1 to 32) places a fixed node id
-    after the counter (RFC 9562 §6.4). Thread-safe and, with the default sources, lock-free.
+    after the counter (RFC 9562 §6.4). ``shift`` (a ``datetime.timedelta`` or an int of
+    nanoseconds) moves every clock reading by that much, as PostgreSQL 18's
+    ``uuidv7(interval)`` does. ``V7Generator("postgresql")`` is PostgreSQL 18's ``uuidv7()``
+    layout (``"submillisecond"`` with no counter bits). Thread-safe and, with the default
+    sources, lock-free.
     """
     def __new__(
         cls,
-        method: V7Method = "submillisecond",
+        method: Union[V7Method, V7Preset] = "submillisecond",
         bits: Optional[int] = None,
         *,
         rollback_allowance_ns: Optional[int] = 10_000_000_000,
@@ -460,6 +474,7 @@ class V7Generator:
         random: Optional[RandomSource] = None,
         node: Optional[int] = None,
         node_bits: Optional[int] = None,
+        shift: Optional[Union[datetime.timedelta, int]] = None,
     ) -> V7Generator: ...
     def generate(self) -> UUID:
         """The next UUID, greater than every UUID this generator returned before."""
@@ -501,6 +516,10 @@ class V7Generator:
     @property
     def node_bits(self) -> int:
         """The node id's width in bits, 0 without one."""
+
+    @property
+    def shift_ns(self) -> int:
+        """How far every clock reading is moved, in nanoseconds (0 without a shift)."""
 
 @final
 class V6Generator:

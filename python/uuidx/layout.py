@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple, Optional, Union, overload
 from uuid import UUID
 
 from . import _core
-from .typing import V7Method
+from .typing import V7Method, V7Preset
 
 __all__ = [
     "Fields",
@@ -257,12 +257,16 @@ _TYPES: dict[str, type[Fields]] = {
 def fields(u: UUID) -> Fields: ...
 @overload
 def fields(
-    u: UUID, *, method: V7Method, bits: Optional[int] = None, node_bits: int = 0
+    u: UUID,
+    *,
+    method: Union[V7Method, V7Preset],
+    bits: Optional[int] = None,
+    node_bits: int = 0,
 ) -> V7GeneratorFields: ...
 def fields(
     u: UUID,
     *,
-    method: Optional[V7Method] = None,
+    method: Optional[Union[V7Method, V7Preset]] = None,
     bits: Optional[int] = None,
     node_bits: int = 0,
 ) -> Union[Fields, V7GeneratorFields]:
@@ -275,7 +279,7 @@ def fields(
     Args:
         u: Any ``uuid.UUID``; a version 7 one when ``method`` is given.
         method: A :class:`uuidx.V7Generator` method: ``"submillisecond"``, ``"counter"``,
-            ``"monotonic_random"`` or ``"cpython"``.
+            ``"monotonic_random"`` or ``"cpython"``, or a preset (``"postgresql"``).
         bits: The method's width, as given to the generator (its default when ``None``).
         node_bits: The width of the generator's node id, 0 for none.
 

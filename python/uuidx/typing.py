@@ -35,6 +35,7 @@ __all__ = [
     "Name",
     "RandomSource",
     "V7Method",
+    "V7Preset",
 ]
 
 if TYPE_CHECKING:
@@ -107,6 +108,15 @@ V7Method: TypeAlias = Literal["submillisecond", "counter", "monotonic_random", "
 
 :func:`uuidx.layout.fields` takes the same names, to split a UUID as that generator laid
 it out."""
+
+V7Preset: TypeAlias = Literal["postgresql"]
+"""A :class:`uuidx.V7Generator` layout named after the system that makes it, accepted wherever a
+:data:`V7Method` is:
+
+- ``"postgresql"``: PostgreSQL 18's ``uuidv7()``, ``"submillisecond"`` with no counter bits
+  (12 bits of sub-millisecond time, then 62 random bits; a call within the last UUID's
+  1/4096 ms moves one 1/4096 ms ahead). The generator reports its method and bits:
+  ``"submillisecond"`` and ``0``."""
 
 Clock: TypeAlias = Callable[[], int]
 """A generator's clock (``clock=``): called with no argument, it returns the time as an

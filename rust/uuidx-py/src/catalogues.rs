@@ -45,6 +45,16 @@ fn _v7_methods(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
     PyTuple::new(py, V7Method::ALL.map(V7Method::name))
 }
 
+/// The preset names :class:`V7Generator` takes besides the methods' own, with the method
+/// and width each stands for: ``(name, method, bits)``.
+#[pyfunction]
+fn _v7_presets(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    PyTuple::new(
+        py,
+        V7Method::PRESETS.map(|(name, method)| (name, method.name(), method.bits())),
+    )
+}
+
 /// The field layouts of RFC 9562 §5, by version, then Nil and Max:
 /// ``(name, version, title, fields)`` each, ``version`` ``None`` for Nil and Max, ``fields``
 /// ``(name, bits, offset)`` left to right (``ver`` and ``var`` included), ``offset`` the first
@@ -94,6 +104,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_forms, m)?)?;
     m.add_function(wrap_pyfunction!(_algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(_v7_methods, m)?)?;
+    m.add_function(wrap_pyfunction!(_v7_presets, m)?)?;
     m.add_function(wrap_pyfunction!(_layouts, m)?)?;
     m.add_function(wrap_pyfunction!(_detect, m)?)?;
     Ok(())

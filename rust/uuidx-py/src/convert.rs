@@ -27,6 +27,33 @@ pub fn type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
     ))
 }
 
+/// The `shift=` argument as nanoseconds: `None` for none, a `datetime.timedelta`, or an int of
+/// nanoseconds (not a bool); a `ValueError` beyond 2**63 - 1 ns (about 292 years) either way.
+pub fn shift_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
+    use pyo3::types::{PyBool, PyDelta, PyDeltaAccess};
+    let Some(o) = obj.filter(|o| !o.is_none()) else {
+        return Ok(0);
+    };
+    let ns = if let Ok(delta) = o.cast::<PyDelta>() {
+        let seconds = i128::from(delta.get_days()) * 86_400 + i128::from(delta.get_seconds());
+        Some(seconds * 1_000_000_000 + i128::from(delta.get_microseconds()) * 1_000)
+    } else if o.cast::<PyInt>().is_ok() && o.cast::<PyBool>().is_err() {
+        o.extract::<i128>().ok()
+    } else {
+        return Err(type_error(
+            "shift",
+            "a datetime.timedelta or an int of nanoseconds, or None",
+            o,
+        ));
+    };
+    ns.and_then(|ns| i64::try_from(ns).ok()).ok_or_else(|| {
+        crate::ffi::errors::error::<PyValueError>(format_args!(
+            "shift {} is out of range: at most 2**63 - 1 ns (about 292 years) either way",
+            short_repr(o)
+        ))
+    })
+}
+
 /// The low 64 bits of an integer in two's complement: Python's `value & (2**64 - 1)`, for the
 /// arguments the stdlib masks (`uuid6` node and clock_seq, `uuid8` parts, `uuid1` clock_seq).
 pub fn masked_u64(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {

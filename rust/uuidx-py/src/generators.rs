@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use pyo3::{PyTraverseError, PyVisit};
-use uuidx_core::clock::Clock;
+use uuidx_core::clock::{Clock, Shifted};
 use uuidx_core::generator::{GregorianGenerator, RollbackPolicy, V7Generator as CoreV7, V7Method};
 use uuidx_core::layout::v7;
 use uuidx_core::random::RandomSource;
@@ -123,7 +123,11 @@ fn sources(
 /// ``clock`` (a callable returning nanoseconds since 1970) and ``random`` (a callable
 /// ``random(n) -> bytes``, or an int seed for a reproducible stream) replace the system clock
 /// and the CSPRNG, for tests. ``node`` with ``node_bits`` (1 to 32) places a fixed node id
-/// after the counter (RFC 9562 §6.4). Thread-safe and, with the default sources, lock-free.
+/// after the counter (RFC 9562 §6.4). ``shift`` (a ``datetime.timedelta`` or an int of
+/// nanoseconds) moves every clock reading by that much, as PostgreSQL 18's
+/// ``uuidv7(interval)`` does. ``V7Generator("postgresql")`` is PostgreSQL 18's ``uuidv7()``
+/// layout (``"submillisecond"`` with no counter bits). Thread-safe and, with the default
+/// sources, lock-free.
 #[pyclass(frozen, weakref, module = "uuidx")]
 pub struct V7Generator {
     /// Boxed: the core generator is 64-byte aligned (its state has a cache line of its own),
@@ -131,14 +135,18 @@ pub struct V7Generator {
     inner: Box<Inner<CoreV7, CoreV7<DynClock, DynRandom>>>,
     /// The Python callables among the sources, shared with `inner`.
     held: Held,
+    /// How far every clock reading is moved, in nanoseconds.
+    shift_ns: i64,
+    /// Whether `clock` or `random` was given (for the repr: a shift alone also needs `Custom`).
+    sources_given: bool,
 }
 
 #[pymethods]
 impl V7Generator {
     #[new]
     #[pyo3(
-        signature = (method=None, bits=None, *, rollback_allowance_ns=None, rollback_policy=None, clock=None, random=None, node=None, node_bits=None),
-        text_signature = "(method='submillisecond', bits=None, *, rollback_allowance_ns=10000000000, rollback_policy='reset', clock=None, random=None, node=None, node_bits=None)"
+        signature = (method=None, bits=None, *, rollback_allowance_ns=None, rollback_policy=None, clock=None, random=None, node=None, node_bits=None, shift=None),
+        text_signature = "(method='submillisecond', bits=None, *, rollback_allowance_ns=10000000000, rollback_policy='reset', clock=None, random=None, node=None, node_bits=None, shift=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -150,6 +158,7 @@ impl V7Generator {
         random: Option<&Bound<'_, PyAny>>,
         node: Option<&Bound<'_, PyAny>>,
         node_bits: Option<&Bound<'_, PyAny>>,
+        shift: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let name = method.map(|m| str_arg(m, "method")).transpose()?;
         let method = v7_method(name.as_deref(), bits)?;
@@ -167,17 +176,34 @@ impl V7Generator {
             policy_or_default(rollback_policy)?,
         );
         let node = node_option(node, node_bits)?;
+        let shift_ns = crate::convert::shift_arg(shift)?;
         let mut held = Held::default();
-        let inner = match sources(clock, random, &mut held)? {
+        let given = sources(clock, random, &mut held)?;
+        let sources_given = given.is_some();
+        let sources = match given {
+            None if shift_ns == 0 => None,
+            None => Some((clock_or_system(None), random_or_thread(None))),
+            Some(sources) => Some(sources),
+        };
+        let inner = match sources {
             None => Inner::System(with_node(CoreV7::new(method, allowance, policy), node)?),
-            Some((clock, random)) => Inner::Custom(with_node(
-                CoreV7::with_sources(method, allowance, policy, clock, random),
-                node,
-            )?),
+            Some((clock, random)) => {
+                let clock: DynClock = if shift_ns == 0 {
+                    clock
+                } else {
+                    Box::new(Shifted::new(clock, shift_ns))
+                };
+                Inner::Custom(with_node(
+                    CoreV7::with_sources(method, allowance, policy, clock, random),
+                    node,
+                )?)
+            }
         };
         Ok(Self {
             inner: Box::new(inner),
             held,
+            shift_ns,
+            sources_given,
         })
     }
 
@@ -262,6 +288,12 @@ impl V7Generator {
         Out(with_core!(&*self.inner, g => g.node()).1)
     }
 
+    /// How far every clock reading is moved, in nanoseconds (0 without a shift).
+    #[getter]
+    fn shift_ns(&self) -> Out<i128> {
+        Out(i128::from(self.shift_ns))
+    }
+
     fn __repr__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
         let text = {
             use std::fmt::Write as _;
@@ -281,7 +313,10 @@ impl V7Generator {
             if let Some(node) = self.node().0 {
                 let _ = write!(text, ", node={node}, node_bits={}", self.node_bits().0);
             }
-            if matches!(&*self.inner, Inner::Custom(_)) {
+            if self.shift_ns != 0 {
+                let _ = write!(text, ", shift={}", self.shift_ns);
+            }
+            if self.sources_given {
                 text += ", custom sources";
             }
             text + ")"

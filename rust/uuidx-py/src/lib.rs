@@ -112,9 +112,16 @@ fn uuid6<'py>(
 
 /// A version 7 UUID (RFC 9562 §5.7) from the process-wide lock-free monotonic generator:
 /// each call returns a UUID greater than every earlier one in this process.
+///
+/// ``shift`` (a ``datetime.timedelta`` or an int of nanoseconds) moves the UUID's time (its
+/// millisecond and sub-millisecond fraction, to 1/4096 ms) by that much, as PostgreSQL 18's
+/// ``uuidv7(interval)`` does: the UUID is still the next of the process-wide sequence, so UUIDs
+/// made with the same shift are distinct and increasing.
 #[pyfunction]
-fn uuid7(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    new_uuid(py, generator::uuid7().py_err()?.as_u128())
+#[pyo3(signature = (*, shift=None))]
+fn uuid7<'py>(py: Python<'py>, shift: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    let shift = convert::shift_arg(shift)?;
+    new_uuid(py, generator::uuid7_shifted(shift).py_err()?.as_u128())
 }
 
 /// A version 8 UUID (RFC 9562 §5.8) from 48, 12 and 62 bits of custom data.
