@@ -57,6 +57,8 @@ V7_KEYS: dict[str, tuple[int, int, int]] = {
 V7_LAYOUTS: tuple[tuple[str, Optional[int]], ...] = (
     ("submillisecond", None),
     ("submillisecond", 14),
+    # No counter: PostgreSQL 18's layout (the "postgresql" preset), one tick per UUID.
+    ("submillisecond", 0),
     ("counter", None),
     ("counter", 22),
     ("monotonic_random", None),
@@ -172,7 +174,8 @@ class Config:
         if self.version in (1, 6):
             return 100 * n
         fraction_bits, counter_bits, step = v7_key(str(self.method), self.bits)
-        ticks = ((1 << (counter_bits - 1)) - 1 + n * step) >> counter_bits
+        seed = (1 << (counter_bits - 1)) - 1 if counter_bits else 0
+        ticks = (seed + n * step) >> counter_bits
         return -(-ticks * 1_000_000 >> fraction_bits)  # rounded up
 
     def uuids_within(self, carry_ns: int) -> int:
