@@ -6,10 +6,20 @@ Each fenced block is one test, named after its file and line, and is handled by 
 - ``py``: run by pytest-examples; the ``#>`` comments after each ``print`` are the output it
   must print (``--update-examples`` rewrites them). Every block runs in a fresh module under
   ``uuidx.testing.deterministic(seed=0)``, so its UUIDs are the same in every run. A block can
-  ask for a service in its fence (attr_list's syntax, which the site's Markdown accepts):
+  ask for more in its fence (attr_list's syntax, which the site's Markdown accepts):
   ``{.py needs="postgres"}`` (a throwaway server from ``tests/pg_server.py``, reached through
-  libpq's ``PG*`` variables), ``{.py needs="django"}`` (settings for an in-memory SQLite
-  database); ``{.py test="pytest"}`` runs the block's tests under pytest instead.
+  libpq's ``PG*`` variables), ``{.py needs="django"}`` (Django settings not yet configured: the
+  block configures them itself, as a script does); ``{.py clock="real"}`` runs the block on the
+  real clock and generators, for examples about the present (today's UUIDs, the rows of the
+  last hour), whose outputs must then not depend on the time (print a comparison, not a UUID);
+  ``{.py test="pytest"}`` runs the block's tests under pytest instead. A block that reads the
+  real time (``datetime.now()``, ``time.time()``...) must be ``clock="real"``: under the fixed
+  clock it would compare the present with UUIDs of 2025-01-01. Blocks that need a service or
+  the real clock also run as a file of their own in a fresh interpreter, as a reader copies
+  them. Every third-party module a page's blocks import must be named, before the block, by a
+  ``pip install uuidx ...`` line of the page's text (its distribution, by the name pip takes),
+  and every name there must be one the test environment installs from
+  ``docs/requirements-examples.txt`` or the requirement files that file builds on.
 - ``console``: a shell session. Each ``$ `` line runs in bash with the test interpreter first on
   ``PATH`` and the same deterministic generators (a ``sitecustomize`` module), and its output,
   standard output and error together, must be the lines shown after it (``--update-examples``
@@ -30,6 +40,7 @@ Any other block fails: nothing on the site goes untested without saying so here.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import re
@@ -142,19 +153,36 @@ def postgres() -> Iterator[dict[str, str]]:
         server.stop()
 
 
-def _django() -> None:
+def _fresh_django_settings(request: pytest.FixtureRequest) -> None:
+    """Django's settings as a new process has them, not configured, so that a block configures
+    them itself (``settings.configure()``, ``django.setup()``) as a reader's script does; the
+    settings of the process come back after the test."""
     from django.conf import settings
+    from django.utils.functional import empty
 
-    if not settings.configured:
-        import django
+    saved = dict(vars(settings))  # the wrapped settings and the values read through them
+    settings._wrapped = empty  # what LazySettings holds before configure()
 
-        settings.configure(
-            DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
-            INSTALLED_APPS=[],
-            USE_TZ=True,
-            DEFAULT_AUTO_FIELD="django.db.models.AutoField",
-        )
-        django.setup()
+    def restore() -> None:
+        vars(settings).clear()
+        vars(settings).update(saved)
+
+    request.addfinalizer(restore)
+
+
+#: The fence settings a ``py`` block may have, and their values.
+SETTINGS = {"needs": {"postgres", "django"}, "clock": {"real"}, "test": {"pytest"}}
+
+
+def _settings(block: Block) -> dict[str, list[str]]:
+    settings = PYTHON[(block.path, block.line)].prefix_settings()
+    found = {key: [v for v in value.split(",") if v] for key, value in settings.items()}
+    for key, values in found.items():
+        if key == "title":  # the file name a block shows, any text
+            continue
+        unknown = set(values) - SETTINGS.get(key, set())
+        assert not unknown, f'{block.id}: unknown {key}="{",".join(sorted(unknown))}"'
+    return found
 
 
 def _python_blocks() -> list[Any]:
@@ -169,28 +197,26 @@ def test_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     example: CodeExample = PYTHON[(block.path, block.line)]
-    needs = example.prefix_settings().get("needs", "")
-    for need in filter(None, needs.split(",")):
+    settings = _settings(block)
+    for need in settings.get("needs", []):
         if need == "postgres":
             for name, value in request.getfixturevalue("postgres").items():
                 monkeypatch.setenv(name, value)
-        elif need == "django":
-            _django()
         else:
-            pytest.fail(f'{block.id}: unknown needs="{need}"')
+            _fresh_django_settings(request)
     eval_example.set_config(line_length=200, target_version="py39", ruff_ignore=["E501"])
-    if example.prefix_settings().get("test") == "pytest":
+    if settings.get("test") == ["pytest"]:
         eval_example.lint_ruff(example)
         _run_with_pytest(block, request.path.parent)
         return
     try:
         if eval_example.update_examples:
             eval_example.format_ruff(example)
-            with deterministic(seed=SEED):
+            with _clock(settings):
                 eval_example.run_print_update(example)
         else:
             eval_example.lint_ruff(example)
-            with deterministic(seed=SEED):
+            with _clock(settings):
                 eval_example.run_print_check(example)
     except Exception as exc:  # noqa: BLE001 - reported with the example's line
         # pytest-examples points the traceback into the Markdown file; CPython 3.11's traceback
@@ -202,6 +228,180 @@ def test_python(
         ]
         where = f"{block.path.relative_to(ROOT)}:{lines[-1]}" if lines else block.id
         pytest.fail(f"{where}: the example raised {type(exc).__name__}: {exc}", pytrace=False)
+
+
+def _clock(settings: dict[str, list[str]]) -> contextlib.AbstractContextManager[object]:
+    """The fixed clock and seeded generators, or, for ``clock="real"``, nothing in the way."""
+    if settings.get("clock") == ["real"]:
+        return contextlib.nullcontext()
+    return deterministic(seed=SEED)
+
+
+#: Calls that read the real time: a block that makes them compares the present with its UUIDs,
+#: which the fixed clock of ``deterministic()`` would put on 2025-01-01.
+REAL_TIME = re.compile(r"\b(?:datetime|date)\.(?:now|today|utcnow)\(|\btime\.(?:time|time_ns)\(")
+
+
+def test_real_time_blocks_run_on_the_real_clock() -> None:
+    wrong = [
+        b.id
+        for b in BLOCKS
+        if b.language in ("py", "python")
+        and REAL_TIME.search(b.source)
+        and _settings(b).get("clock") != ["real"]
+    ]
+    assert wrong == [], 'blocks that read the real time need {.py clock="real"}'
+    assert REAL_TIME.search("now = datetime.now(timezone.utc)")
+    assert not REAL_TIME.search("uuidx.to_datetime(u)")
+
+
+def _standalone_blocks() -> list[Any]:
+    return [
+        pytest.param(b, id=b.id)
+        for b in BLOCKS
+        if b.language in ("py", "python")
+        and ({"needs", "clock"} & set(_settings(b)))
+        and "test" not in _settings(b)
+    ]
+
+
+@pytest.mark.parametrize("block", _standalone_blocks())
+def test_python_standalone(block: Block, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """A block that needs a service or the real clock, copied into a file of its own and run by
+    a fresh interpreter (nothing configured for it but the service's libpq variables): it runs,
+    and one on the real clock prints what it shows."""
+    env = dict(os.environ)
+    if "postgres" in _settings(block).get("needs", []):
+        env.update(request.getfixturevalue("postgres"))
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    script = tmp_path / "example.py"
+    script.write_text(block.source, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, (
+        f"{block.id}: as a file of its own, it failed:\n{run.stderr[-3000:]}"
+    )
+    if _settings(block).get("clock") == ["real"]:
+        shown = [m.group(1) for m in re.finditer(r"^\s*#> ?(.*)$", block.source, re.MULTILINE)]
+        assert run.stdout.splitlines() == shown, f"{block.id}: as a file of its own"
+
+
+# --- what a page says to install ----------------------------------------------------------------
+
+
+#: ``pip install uuidx NAME...`` in the text of a page (an inline code span, outside the blocks).
+NEEDS = re.compile(r"`pip install uuidx((?:\s+[A-Za-z0-9][\w.,\[\]-]*)*)`")
+
+#: Modules whose import needs a distribution that is not theirs: Starlette's test client (which
+#: FastAPI's is) imports ``httpx2``, or, deprecated, ``httpx``, only when it is imported.
+IMPORT_NEEDS = {"fastapi.testclient": {"httpx2"}}
+
+#: The requirement files whose libraries the documentation's tests install: the examples' own,
+#: and those it builds on (its header says which).
+REQUIREMENTS = (
+    DOCS / "requirements-examples.txt",
+    ROOT / "requirements-dev.txt",
+    ROOT / "ci" / "requirements-spark.txt",
+)
+#: What ``requirements-examples.txt`` lists for the tests themselves, not for a page.
+TOOLS = {"pytest-examples"}
+
+
+def _canonical(name: str) -> str:
+    """A distribution's name as pip compares them (PEP 503), without extras: ``psycopg``
+    for ``psycopg[binary]``."""
+    return re.sub(r"[-_.]+", "-", name.split("[", 1)[0]).lower()
+
+
+def _named(path: Path) -> list[tuple[int, set[str]]]:
+    """``[(line, names)]`` of the ``pip install uuidx ...`` spans in a page's text."""
+    text = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), path.read_text(encoding="utf-8"))
+    return [
+        (text[: m.start()].count("\n") + 1, {_canonical(n) for n in m.group(1).split()})
+        for m in NEEDS.finditer(text)
+    ]
+
+
+def _third_party(source: str) -> set[str]:
+    """The distributions that the modules a block imports come from, uuidx and the standard
+    library aside."""
+    import ast
+    import importlib.metadata
+
+    owners = importlib.metadata.packages_distributions()
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules = [node.module]
+        else:
+            continue
+        for module in modules:
+            top = module.split(".")[0]
+            if top == "uuidx" or top in sys.stdlib_module_names:
+                continue
+            assert top in owners, f"no installed distribution provides {top!r}"
+            found |= {_canonical(d) for d in owners[top]}
+            found |= IMPORT_NEEDS.get(module, set())
+    return found
+
+
+def _imported(block: Block) -> set[str]:
+    if block.language == "include":
+        m = INCLUDE.fullmatch(block.source)
+        assert m
+        return _third_party((ROOT / m.group(1)).read_text(encoding="utf-8"))
+    return _third_party(block.source)
+
+
+def _requirements(path: Path) -> set[str]:
+    names = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line.split("#", 1)[0])
+        if m:
+            names.add(_canonical(m.group(1)))
+    return names
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_page_names_what_its_blocks_import(page: Path) -> None:
+    """A reader who copies a block knows what to install: the page names, in a ``pip install
+    uuidx ...`` line above the block, the distribution of every third-party module it imports."""
+    named = _named(page)
+    missing = {}
+    for block in BLOCKS:
+        if block.path == page and block.language in ("py", "python", "include"):
+            above = set().union(*(names for line, names in named if line < block.line))
+            if lack := _imported(block) - above:
+                missing[block.id] = sorted(lack)
+    assert missing == {}, "blocks that import what no `pip install uuidx ...` line above names"
+
+
+def test_named_libraries_are_the_ones_installed() -> None:
+    """The names on the pages are the requirement files' (so the tests install what a reader is
+    told to), and ``requirements-examples.txt`` lists nothing that no page names."""
+    named = {n for page in PAGES for _, names in _named(page) for n in names}
+    installable = set().union(*(_requirements(path) for path in REQUIREMENTS))
+    assert named - installable == set(), "named on a page, in no requirement file"
+    examples = _requirements(DOCS / "requirements-examples.txt") - TOOLS
+    assert examples - named == set(), "in requirements-examples.txt, named on no page"
+    assert _third_party("import fastapi.testclient\nimport os\nimport uuidx") >= {
+        "fastapi",
+        "httpx2",
+    }
+    assert _canonical("psycopg[binary]") == "psycopg"
+    assert [
+        m.group(1).split()
+        for m in NEEDS.finditer("`pip install uuidx a[b] c` `pip install uuidx ...`")
+    ] == [["a[b]", "c"]]
 
 
 def _run_with_pytest(block: Block, tmp: Path) -> None:
