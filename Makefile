@@ -246,7 +246,8 @@ test-docs: ## The docs: every code block run (outputs checked), the site opened 
 
 docs-check: dev postgres docs chromium $(VENV)/.docs-deps
 	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q -p no:cacheprovider \
-		docs/tests/test_examples.py docs/tests/test_reference.py $(if $(UPDATE_EXAMPLES),--update-examples)
+		docs/tests/test_examples.py docs/tests/test_reference.py docs/tests/test_stdlib_claims.py \
+		$(if $(UPDATE_EXAMPLES),--update-examples)
 	UUIDX_REQUIRE_CHROMIUM=$$(cat $(DOCS_VENV)/.chromium) $(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider \
 		docs/tests/test_site.py
 
