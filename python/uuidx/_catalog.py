@@ -49,22 +49,26 @@ NAMESPACES = {
 def detect(text: str) -> tuple[str, UUID, str]:
     """Reads a UUID written in any form: returns ``(form, uuid, typeid_prefix)``.
 
-    The form is recognised by length, then alphabet, as ``uuidx._core._detect`` does:
+    The form is recognised by length, then alphabet, by ``uuidx._core._detect`` (the core's
+    ``encoding::detect``, which decides the rule):
 
     - more than 27 characters with an underscore: a TypeID;
     - 32, 36, 38 or 45 characters: ``hex``, ``hyphenated``, ``braced``, ``urn`` (hex digits in
       either case, as ``uuidx.parse`` reads them);
-    - 26 characters: Crockford's base32 (a ULID, or a TypeID without prefix), either case and
-      Crockford's aliases; reported as ``ulid`` when it has no lower case letter, ``base32``
-      otherwise. ``base32hex`` has the same length and is never guessed: give ``--from
-      base32hex``;
-    - 22 characters: ``base58``, ``base62`` or ``base64url``, whichever of them decodes the
-      text. When several do (they share most of their alphabets), the one whose UUID has the
-      RFC's layout (the variant ``10`` and a version 1 to 8, or Nil or Max) is taken; when
-      none or more than one has it, the text is ambiguous and ``--from`` must say which.
+    - 26 characters: Crockford's base32 (a ULID, or a TypeID without prefix: either case and
+      Crockford's aliases; reported as ``ulid`` when it has no lower case letter and no alias,
+      ``base32`` otherwise) or ``base32hex``;
+    - 22 characters: ``base58``, ``base62`` or ``base64url``.
+
+    Every form of the text's length that decodes it is a reading. The text is read only when
+    its readings all give one UUID; when they give different UUIDs it is ambiguous, and
+    refused: nothing makes one reading likelier than another (a UUID need not have the RFC's
+    layout). So the text of a UUID in any form is read as that UUID or refused, never read as
+    another UUID.
 
     Raises:
-        ValueError: the text is none of these, or ambiguous (the message lists each reading).
+        ValueError: the text is none of these, or ambiguous (the message lists each reading,
+            the UUID it gives and the ``--from`` that picks it).
     """
     readings = _core._detect(text)
     if len(readings) == 1:

@@ -435,11 +435,10 @@ def _layouts() -> tuple[tuple[str, Optional[int], str, tuple[tuple[str, int, int
 def _detect(text: str) -> tuple[tuple[str, UUID, str], ...]:
     """Every reading of ``text`` as a UUID in any form, recognised by its length and alphabet:
     ``(form, uuid, typeid_prefix)`` each, ``form`` a name of :func:`encode` or ``"typeid"``.
-    One reading, or several when the text is ambiguous (a 22-character text that more than one
-    of ``base58``, ``base62`` and ``base64url`` decodes, into UUIDs of which none or more than
-    one has the RFC's layout: the variant ``10`` and a version 1 to 8, or Nil or Max; of
-    several readings, the one with that layout is the text's). ``ValueError`` naming the text
-    and the problem when it is in no form."""
+    One reading, or several when the text is ambiguous: when the forms of its length that
+    decode it (``base32``/``ulid`` and ``base32hex``; ``base58``, ``base62`` and ``base64url``)
+    give different UUIDs. Readings that agree are one. ``ValueError`` naming the text and the
+    problem when it is in no form."""
 
 @final
 class V7Generator:

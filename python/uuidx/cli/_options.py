@@ -181,6 +181,6 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--from", dest="source", default="auto", choices=("auto", *OUTPUT_FORMS),
         metavar="FORM",
-        help="the form of the input (default auto: recognised by length and alphabet; "
-        "base32hex, and 22-character text that several forms decode, need it)",
+        help="the form of the input (default auto: recognised by length and alphabet; a "
+        "text that several forms read as different UUIDs is refused, naming them)",
     )  # fmt: skip

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use uuidx_core::encoding::{detect, is_laid_out, Encoded, Encoding, Reading};
+use uuidx_core::encoding::{detect, Case, Encoded, Encoding};
 use uuidx_core::encoding::{DecodeError, DecodeReason};
 use uuidx_core::parse::parse;
 use uuidx_core::typeid::{parse_typeid, typeid, typeid_into, MAX_LEN};
@@ -532,20 +532,77 @@ proptest! {
     }
 }
 
+/// What `detect` makes of `text`, written for `u`: read as `u` alone, or ambiguous with `u`
+/// among readings that do not all agree. Never another UUID alone.
+fn read_as_itself_or_refused(text: &str, u: Uuid) -> Result<(), TestCaseError> {
+    let readings = detect(text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+    prop_assert!(
+        readings.iter().any(|r| r.uuid() == u),
+        "{}: {:?}",
+        text,
+        readings
+    );
+    if readings.len() > 1 {
+        prop_assert!(
+            readings.iter().any(|r| r.uuid() != u),
+            "{}: readings that agree are one: {:?}",
+            text,
+            readings
+        );
+    }
+    Ok(())
+}
+
+/// Values of every kind: any 128 bits, the RFC's layouts of each version, and numbers with
+/// leading zero bits (as v7s of our years have, and short base58/base62 texts).
+fn any_value() -> impl Strategy<Value = Uuid> {
+    prop_oneof![
+        any::<u128>().prop_map(Uuid::from_u128),
+        (any::<u128>(), 1..=8u8).prop_map(|(x, v)| Uuid::with_version(x, v)),
+        (any::<u128>(), 0..128u32).prop_map(|(x, shift)| Uuid::from_u128(x >> shift)),
+        Just(Uuid::NIL),
+        Just(Uuid::MAX),
+    ]
+}
+
 proptest! {
-    /// A text of a UUID with the RFC's layout is never read as another UUID: `detect` returns
-    /// its form alone, or every reading (ambiguous), its own among them.
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// The text of any value in any form, or as a TypeID, is never read as another UUID:
+    /// `detect` returns it alone, or refuses it (several readings that differ), its own
+    /// among them.
     #[test]
-    fn detect_never_misreads_a_laid_out_uuid(x in any::<u128>(), version in 1..=8u8) {
-        let u = Uuid::with_version(x, version);
-        for e in [Encoding::Base58, Encoding::Base62, Encoding::Base64Url] {
+    fn detect_never_misreads(u in any_value()) {
+        for e in Encoding::ALL {
             let text = e.encode(u);
-            let readings = detect(&text).unwrap();
-            prop_assert!(readings.contains(&Reading::Encoded(e, u)), "{}: {:?}", text, readings);
-            if readings.len() > 1 {
-                let laid_out = readings.iter().filter(|r| is_laid_out(r.uuid())).count();
-                prop_assert!(laid_out > 1, "{}: {:?}", text, readings);
-            }
+            read_as_itself_or_refused(&text, u)?;
+            read_as_itself_or_refused(&text.to_uppercase(), u).or_else(|err| {
+                // Upper case is another text for the case-sensitive forms.
+                if e.form().case == Case::Sensitive { Ok(()) } else { Err(err) }
+            })?;
+        }
+        for prefix in ["", "user"] {
+            read_as_itself_or_refused(&typeid(prefix, u).unwrap(), u)?;
+        }
+    }
+
+    /// A text that one form alone decodes, or that all forms decoding it read as one UUID, is
+    /// read; one that forms read differently is refused: checked against each form's decoder.
+    #[test]
+    fn detect_refuses_exactly_the_texts_forms_disagree_on(u in any_value(), e in 4..10usize) {
+        let e = Encoding::ALL[e];
+        let text = e.encode(u);
+        let values: Vec<Uuid> = Encoding::ALL
+            .into_iter()
+            .filter(|o| o.len() == e.len())
+            .filter_map(|o| o.decode(&text).ok())
+            .collect();
+        let readings = detect(&text).unwrap();
+        let agree = values.iter().all(|v| *v == values[0]);
+        prop_assert_eq!(readings.len() == 1, agree, "{}: {:?}", text, readings);
+        for r in &readings {
+            prop_assert!(values.contains(&r.uuid()));
+            prop_assert_eq!(Encoding::from_name(r.form()).unwrap().decode(&text).ok(), Some(r.uuid()));
         }
     }
 }

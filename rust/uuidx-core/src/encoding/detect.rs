@@ -1,7 +1,7 @@
 //! Which form a text is: reading a UUID written in any of the encodings, or as a TypeID,
 //! without being told which.
 
-use super::{Encoding, FORMS};
+use super::{digits::INVALID, Encoding, FORMS};
 use crate::typeid::{self, SUFFIX_LEN};
 use crate::{Error, ErrorKind, Input, Result, Uuid};
 use core::fmt;
@@ -37,20 +37,25 @@ impl Reading<'_> {
 /// - longer than 27 characters with an underscore: a TypeID (no encoding has an underscore
 ///   there);
 /// - a length that one form has (32 `hex`, 36 `hyphenated`, 38 `braced`, 45 `urn`): that form;
-/// - 26 characters: Crockford's base32, read with its aliases, as `ulid` when the text has no
-///   lower case letter and as `base32` otherwise. `base32hex` has the same length and is never
-///   guessed ([`Form::guessed`](super::Form::guessed));
-/// - 22 characters: `base58`, `base62` or `base64url`, whichever of them decodes the text.
-///   Their alphabets share most digits, so several often do, with different UUIDs: then the
-///   one reading whose UUID has the RFC's layout ([`is_laid_out`]) is taken. The text of a UUID
-///   with that layout is thus never read as another UUID, and is read as its own unless
-///   another reading has the layout too (a value read in the wrong base has it by chance, 1
-///   time in 8). When no reading or more than one has the layout, the text is ambiguous and
-///   every reading is returned.
+/// - 26 characters: Crockford's base32 (read with its aliases, named `ulid` when the text has
+///   no lower case letter and `ulid` reads it, `base32` otherwise) and `base32hex`;
+/// - 22 characters: `base58`, `base62` and `base64url`.
+///
+/// The rule: every form of the text's length that decodes it is a reading. The text is read
+/// as a UUID only when all its readings give that one UUID (then the first is returned);
+/// when they give different UUIDs, it is ambiguous and every reading is returned, for the
+/// caller to refuse it and name each. So a text written in any of these forms is either read
+/// as its own UUID or refused with its own UUID among the readings, never read as another
+/// one. Nothing is preferred by likelihood (a version, a layout): a value with no RFC layout
+/// is as much a UUID's 128 bits as one with it.
+///
+/// Forms whose digits differ only by their case (`base32` and `ulid`) are one reading.
 ///
 /// # Errors
 /// The error of the form the text's length names; [`ErrorKind::Undetected`] for a length no
-/// form has, or a text that none of the forms of its length decodes.
+/// form has, or a text that none of the forms of its length decodes (but the error of the one
+/// form whose digits it is written in, when there is one: `8zzzzzzzzzzzzzzzzzzzzzzzzz` is
+/// too large a base32 number, not a text in no form).
 ///
 /// # Examples
 /// ```
@@ -59,11 +64,15 @@ impl Reading<'_> {
 /// let u = Encoding::Ulid.decode("01H455VB4PEX5VSKNK084SN02Q").unwrap();
 /// assert_eq!(detect("01H455VB4PEX5VSKNK084SN02Q").unwrap(), [Reading::Encoded(Encoding::Ulid, u)]);
 /// assert_eq!(detect("user_01h455vb4pex5vsknk084sn02q").unwrap(), [Reading::TypeId("user", u)]);
-/// // base58 and base62 both decode this text; as base62 it has no version: base58 it is.
+/// // base58 and base62 both decode this text, into different UUIDs: ambiguous.
 /// let v = Uuid::from_u128(0x0194_1f29_7c00_7000_8638_4cb0_caa3_89a2);
-/// assert_eq!(detect("1CJkdovgD4zmQRJZppjuNq").unwrap(), [Reading::Encoded(Encoding::Base58, v)]);
-/// // The base58 text of `u` reads as a v7 in base62 too: ambiguous, both readings returned.
-/// assert_eq!(detect(&Encoding::Base58.encode(u)).unwrap().len(), 2);
+/// let readings = detect("1CJkdovgD4zmQRJZppjuNq").unwrap();
+/// assert_eq!(readings.len(), 2);
+/// assert_eq!(readings[0], Reading::Encoded(Encoding::Base58, v));
+/// assert_eq!(readings[1].form(), "base62");
+/// // Only base64url has '-': one reading.
+/// let w = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
+/// assert_eq!(detect("-B1Prn3sEdCnZQCgyR5r9g").unwrap(), [Reading::Encoded(Encoding::Base64Url, w)]);
 /// ```
 pub fn detect(text: &str) -> Result<Vec<Reading<'_>>> {
     let length = text.chars().count();
@@ -71,12 +80,12 @@ pub fn detect(text: &str) -> Result<Vec<Reading<'_>>> {
         let (prefix, uuid) = typeid::parse_typeid(text)?;
         return Ok(vec![Reading::TypeId(prefix, uuid)]);
     }
-    // The guessed forms of this length, one per number system: forms whose digits are the
-    // same but for their case (`base32` and `ulid`) are one, read by the form that reads most.
+    // The forms of this length, one per number system: forms whose digits are the same but
+    // for their case (`base32` and `ulid`) are one, read by the form that reads most.
     let mut systems: Vec<Vec<Encoding>> = Vec::new();
     for e in Encoding::ALL {
         let form = e.form();
-        if form.len != length || !form.guessed {
+        if form.len != length {
             continue;
         }
         let same = |o: &Vec<Encoding>| o[0].form().alphabet.eq_ignore_ascii_case(form.alphabet);
@@ -85,13 +94,15 @@ pub fn detect(text: &str) -> Result<Vec<Reading<'_>>> {
             None => systems.push(vec![e]),
         }
     }
-    let read = |system: &[Encoding]| -> Result<Reading<'_>> {
-        let reader = system
+    let reader = |system: &[Encoding]| -> Encoding {
+        system
             .iter()
             .max_by_key(|e| e.form().aliases.len())
             .copied()
-            .unwrap_or(system[0]);
-        let uuid = reader.decode(text)?;
+            .unwrap_or(system[0])
+    };
+    let read = |system: &[Encoding]| -> Result<Reading<'_>> {
+        let uuid = reader(system).decode(text)?;
         Ok(Reading::Encoded(named(system, text), uuid))
     };
     match systems.as_slice() {
@@ -105,48 +116,48 @@ pub fn detect(text: &str) -> Result<Vec<Reading<'_>>> {
         several => {
             let readings: Vec<Reading<'_>> = several.iter().filter_map(|s| read(s).ok()).collect();
             match readings.first() {
-                None => Err(Undetected {
-                    input: Input::new(text),
-                    length,
-                    tried: several.iter().flatten().copied().collect(),
-                }
-                .into()),
                 Some(first) if readings.iter().all(|r| r.uuid() == first.uuid()) => {
                     Ok(vec![*first])
                 }
-                Some(_) => {
-                    let mut laid_out = readings.iter().filter(|r| is_laid_out(r.uuid()));
-                    match (laid_out.next(), laid_out.next()) {
-                        (Some(only), None) => Ok(vec![*only]),
-                        _ => Ok(readings),
+                Some(_) => Ok(readings),
+                None => {
+                    // The one system whose digits the text is written in says what is wrong
+                    // with it (a value too large, non-zero trailing bits), with its position.
+                    let table = |s: &&Vec<Encoding>| reader(s).decoding_table();
+                    let mut written_in = several
+                        .iter()
+                        .filter(|s| text.bytes().all(|b| table(s)[usize::from(b)] != INVALID));
+                    if let (Some(only), None) = (written_in.next(), written_in.next()) {
+                        return Ok(vec![read(only)?]);
                     }
+                    Err(Undetected {
+                        input: Input::new(text),
+                        length,
+                        tried: several.iter().flatten().copied().collect(),
+                    }
+                    .into())
                 }
             }
         }
     }
 }
 
-/// `true` for a UUID of the RFC's layout: the variant `10` with a version it defines, 1 to 8
-/// ([RFC 9562 §4.1](https://www.rfc-editor.org/rfc/rfc9562#section-4.1),
-/// [§4.2](https://www.rfc-editor.org/rfc/rfc9562#section-4.2)), or the Nil or Max UUID
-/// ([§5.9](https://www.rfc-editor.org/rfc/rfc9562#section-5.9),
-/// [§5.10](https://www.rfc-editor.org/rfc/rfc9562#section-5.10)). [`detect`] takes, of a
-/// text's several readings, the one that is.
-pub fn is_laid_out(uuid: Uuid) -> bool {
-    matches!(uuid.version_number(), Some(1..=8)) || uuid.is_nil() || uuid.is_max()
-}
-
-/// The form of `system` that `text` is written in: the upper case one for a text without a
-/// lower case letter, else the lower case one.
+/// The form of `system` that `text` is written in and that decodes it: of those that decode
+/// it, the upper case one for a text without a lower case letter, else the lower case one
+/// (`ulid` is named only for a text `ulid` itself reads, without Crockford's aliases, so that
+/// `--from` with that name reads it too).
 fn named(system: &[Encoding], text: &str) -> Encoding {
     let case = if text.bytes().any(|b| b.is_ascii_lowercase()) {
         super::Case::Lower
     } else {
         super::Case::Upper
     };
+    let decodes = |e: &&Encoding| e.decode_fast(text.as_bytes()).is_some();
     system
         .iter()
+        .filter(decodes)
         .find(|e| e.form().case == case)
+        .or_else(|| system.iter().find(decodes))
         .copied()
         .unwrap_or(system[0])
 }
@@ -227,14 +238,7 @@ mod tests {
         for e in Encoding::ALL {
             let text = e.encode(u);
             let readings = detect(&text).unwrap();
-            if e.form().guessed {
-                assert!(
-                    readings.contains(&Reading::Encoded(e, u)),
-                    "{e}: {readings:?}"
-                );
-            } else {
-                assert!(readings.iter().all(|r| r.form() != e.name()), "{e}");
-            }
+            assert!(readings.iter().any(|r| r.uuid() == u), "{e}: {readings:?}");
         }
         assert_eq!(
             one(&Encoding::Hyphenated.encode(u).to_uppercase()),
@@ -243,7 +247,8 @@ mod tests {
         assert_eq!(one("01H455VB4PEX5VSKNK084SN02Q"), ("ulid", u));
         assert_eq!(one("01h455vb4pex5vsknk084sn02q"), ("base32", u));
         assert_eq!(one("01h455VB4PEX5VSKNK084SN02Q"), ("base32", u));
-        assert_eq!(one("O1H455VB4PEX5VSKNK084SN02Q"), ("ulid", u));
+        // Crockford's alias: `ulid` does not read it, so the reading is named `base32`.
+        assert_eq!(one("O1H455VB4PEX5VSKNK084SN02Q"), ("base32", u));
         assert_eq!(one(&Encoding::Base64Url.encode(u)), ("base64url", u));
     }
 
@@ -268,38 +273,61 @@ mod tests {
         assert!(err.to_string().contains("'H' at position 6"), "{err}");
     }
 
+    /// Issue 34: the base32hex text of a v4 was read as a ULID, another UUID.
     #[test]
-    fn the_reading_with_the_rfc_layout_is_taken() {
+    fn base32hex_that_crockford_reads_too_is_ambiguous() {
+        let u = Uuid::from_u128(0x0189_0a5d_ac96_474b_bcce_b302_099a_8057);
+        let text = Encoding::Base32Hex.encode(u);
+        assert!(text.starts_with("064GKNDC"), "{text}");
+        let readings = detect(&text).unwrap();
+        let crockford = Encoding::Base32.decode(&text).unwrap();
+        // The text has Crockford's aliases (I, L, O), which `ulid` does not read: `base32`.
+        assert_eq!(
+            readings,
+            [
+                Reading::Encoded(Encoding::Base32, crockford),
+                Reading::Encoded(Encoding::Base32Hex, u)
+            ]
+        );
+        assert_ne!(crockford, u);
+    }
+
+    #[test]
+    fn base32hex_that_only_it_reads_is_read() {
+        // 'U' is no Crockford digit, nor an alias of one.
+        let text = "U".repeat(25) + "0";
+        let u = Encoding::Base32Hex.decode(&text).unwrap();
+        assert_eq!(one(&text), ("base32hex", u));
+        assert_eq!(one(&text.to_lowercase()), ("base32hex", u));
+    }
+
+    #[test]
+    fn different_readings_are_ambiguous_whatever_their_layout() {
+        // Its base62 reading has no version: before, the base58 one was taken; a base62 text
+        // of that value would then have been read as another UUID.
         let u = Uuid::from_u128(0x0194_1f29_7c00_7000_8638_4cb0_caa3_89a2);
         let text = Encoding::Base58.encode(u);
         let base62 = Encoding::Base62.decode(&text).unwrap();
-        assert!(!is_laid_out(base62), "{base62:?}");
-        assert_eq!(one(&text), ("base58", u));
-    }
-
-    #[test]
-    fn ambiguous_text_has_every_reading() {
-        // Both readings of this base58 text have the RFC's layout: a v7, and as base62 a v7.
-        let u = Uuid::from_u128(V7);
-        let text = Encoding::Base58.encode(u);
-        let readings = detect(&text).unwrap();
-        let forms: Vec<&str> = readings.iter().map(Reading::form).collect();
-        assert_eq!(forms, ["base58", "base62"], "{text}");
-        assert_eq!(readings[0].uuid(), u);
-        assert!(
-            readings.iter().all(|r| is_laid_out(r.uuid())),
-            "{readings:?}"
+        assert_eq!(
+            detect(&text).unwrap(),
+            [
+                Reading::Encoded(Encoding::Base58, u),
+                Reading::Encoded(Encoding::Base62, base62)
+            ]
         );
-        assert_ne!(readings[0].uuid(), readings[1].uuid());
+        assert_eq!(
+            detect(&Encoding::Base62.encode(base62)).unwrap(),
+            detect(&text).unwrap()
+        );
     }
 
     #[test]
-    fn laid_out() {
-        assert!(is_laid_out(Uuid::NIL) && is_laid_out(Uuid::MAX));
-        assert!(is_laid_out(Uuid::from_u128(V7)));
-        assert!(!is_laid_out(Uuid::from_u128(V7 & !(0xF << 76)))); // version 0
-        assert!(!is_laid_out(Uuid::from_u128(V7 | (0xF << 76)))); // version 15
-        assert!(!is_laid_out(Uuid::from_u128(V7 & !(1 << 63)))); // NCS variant
+    fn readings_that_agree_are_one() {
+        // All 26-character readings of the Nil UUID are zero.
+        assert_eq!(
+            detect(&"0".repeat(26)).unwrap(),
+            [Reading::Encoded(Encoding::Ulid, Uuid::NIL)]
+        );
     }
 
     #[test]
@@ -316,8 +344,16 @@ mod tests {
             "invalid UUID \"!!!!!!!!!!!!!!!!!!!!!!\": 22 characters, but not base58, base62 or \
              base64url"
         );
+        assert_eq!(
+            message(&"!".repeat(26)),
+            "invalid UUID \"!!!!!!!!!!!!!!!!!!!!!!!!!!\": 26 characters, but not base32, ulid or \
+             base32hex"
+        );
+        // Only Crockford's digits: its error, with the position.
         assert!(message("8zzzzzzzzzzzzzzzzzzzzzzzzz")
             .starts_with("invalid base32 UUID \"8zzzzzzzzzzzzzzzzzzzzzzzzz\": '8' at position 0"));
+        // Only base32hex's digits ('U'), a trailing bit set.
+        assert!(message(&("U".repeat(25) + "1")).starts_with("invalid base32hex UUID "));
         assert!(
             message("f81d4fae-7dec-11d0-a765-00a0c91e6bfg").starts_with("invalid hyphenated UUID ")
         );

@@ -78,7 +78,7 @@ mod radix;
 
 pub(crate) use decode::typeid_suffix_problem;
 pub use decode::{DecodeError, DecodeReason};
-pub use detect::{detect, is_laid_out, Reading, Undetected};
+pub use detect::{detect, Reading, Undetected};
 pub use host::HostText;
 
 use base32::{base32hex, CROCKFORD_UPPER};
@@ -167,9 +167,6 @@ pub struct Form {
     pub max: &'static str,
     /// What a character may be, as error messages say it.
     pub expected: &'static str,
-    /// Whether [`detect`] reads a text of this length as this encoding: not `base32hex`, whose
-    /// texts are mostly also texts of the far more common `base32` and `ulid`.
-    pub guessed: bool,
 }
 
 impl Form {
@@ -190,15 +187,6 @@ impl Form {
             sorts: ascending(alphabet.as_bytes()),
             max,
             expected,
-            guessed: true,
-        }
-    }
-
-    /// This row, which [`detect`] never guesses.
-    const fn not_guessed(self) -> Self {
-        Self {
-            guessed: false,
-            ..self
         }
     }
 }
@@ -253,8 +241,7 @@ const FORMS: [Form; 10] = [
         ("0123456789ABCDEFGHIJKLMNOPQRSTUV", Case::Upper, &[]),
         "VVVVVVVVVVVVVVVVVVVVVVVVVS",
         "a base32hex digit: 0-9 or A-V, in either case",
-    )
-    .not_guessed(),
+    ),
     Form::new(
         "base58",
         22,
