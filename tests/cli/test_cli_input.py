@@ -10,6 +10,7 @@ import sys
 import uuid
 from typing import Optional, Union
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -151,3 +152,26 @@ def test_non_rfc_base58_is_refused_not_read_as_base62() -> None:
     assert f"as base58 ({NON_RFC}) and as base62 ({base62})" in message
     assert message.rstrip().endswith("say which with --from base58 or --from base62")
     assert run("convert", "--from", "base58", text).stdout == f"{NON_RFC}\n"
+
+
+# --- a UUID that starts with '-' ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["convert", "inspect"])
+def test_a_dashed_uuid_after_double_dash_is_read(command: str) -> None:
+    text = uuidx.encode(DASHED, "base64url")
+    assert text.startswith("-")
+    proc = run(command, "--json", "--", text)
+    assert proc.returncode == 0, proc.stderr
+    assert f'"uuid": "{DASHED}"' in proc.stdout and '"form": "base64url"' in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["convert", "inspect"])
+def test_a_bare_dashed_uuid_gets_a_hint_naming_double_dash(command: str) -> None:
+    text = uuidx.encode(DASHED, "base64url")
+    message = one_line_error(run(command, "--json", text), 2)
+    assert message.startswith(f"{PROG} {command}: error: ")
+    assert f"put -- before UUIDs that start with '-', as in {PROG} {command} -- {text}" in message
+    # An unknown option that is no UUID gets no such hint.
+    message = one_line_error(run(command, "--nope"), 2)
+    assert " -- " not in message

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 
 from ._io import as_json, read_all, write_lines, writer
-from ._options import Parser, add_form_options, add_input_options, output_form
+from ._options import Parser, add_form_options, add_input_options, output_form, parse_uuid_args
 
 SUMMARY = "Write UUIDs in another form, one per line."
 
@@ -18,7 +18,7 @@ def run(prog: str, argv: Sequence[str]) -> int:
     parser.add_argument("--json", action="store_true",
                         help='one JSON object per UUID, one per line (JSON Lines): the input, '
                         'its form, {"uuid": ...} and the text in FORM under its name')  # fmt: skip
-    args = parser.parse_args(argv)
+    args = parse_uuid_args(parser, argv)
     form = output_form(parser, args)
     write = writer(form, args.prefix)
     items = read_all(args.uuids, args.source)

@@ -9,7 +9,7 @@ from uuid import UUID
 import uuidx
 
 from ._io import read_all, write_lines
-from ._options import Parser, add_input_options
+from ._options import Parser, add_input_options, parse_uuid_args
 
 SUMMARY = "Show a UUID's form, version, variant, fields and time."
 
@@ -60,7 +60,7 @@ def run(prog: str, argv: Sequence[str]) -> int:
     add_input_options(parser)
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per UUID, one per line (JSON Lines)")  # fmt: skip
-    args = parser.parse_args(argv)
+    args = parse_uuid_args(parser, argv)
 
     def report(item: tuple[str, str, UUID, str], first: bool) -> str:
         text, form, u, prefix = item

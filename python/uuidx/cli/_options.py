@@ -78,10 +78,41 @@ def invalid_choice(
 
 
 class Parser(SuggestingParser):
-    """A command's parser: usage errors in one line (status 2)."""
+    """A command's parser: usage errors in one line (status 2). :func:`parse_uuid_args` sets
+    :attr:`hint`, which the error then gives."""
+
+    #: What to add to a usage error (see :func:`parse_uuid_args`), or None.
+    hint: Optional[str] = None
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} -h)\n")
+        hint = f"; {self.hint}" if self.hint is not None else ""
+        self.exit(2, f"{self.prog}: error: {message}{hint} (see {self.prog} -h)\n")
+
+
+def parse_uuid_args(parser: Parser, argv: Sequence[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)`` for a command that reads UUIDs from its arguments. A UUID's
+    text can start with ``-`` (``base64url``: 1 in 64): argparse takes it for an option unless
+    it follows ``--``. When one does not, a usage error says to put ``--`` before it."""
+    words = list(argv)
+    before = words[: words.index("--")] if "--" in words else words
+    dashed = next((word for word in before if _is_uuid_text(word)), None)
+    if dashed is not None:
+        parser.hint = (
+            f"{dashed!r} is a UUID: put -- before UUIDs that start with '-', as in "
+            f"{parser.prog} -- {dashed}"
+        )
+    return parser.parse_args(words)
+
+
+def _is_uuid_text(word: str) -> bool:
+    """Whether ``word`` starts with ``-`` and is a UUID's text in some form."""
+    if not word.startswith("-") or len(word) > 100:
+        return False
+    try:
+        uuidx._core._detect(word)
+    except ValueError:
+        return False
+    return True
 
 
 def prog_name() -> str:
