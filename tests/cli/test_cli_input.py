@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import uuidx
 from uuidx import _core
 from uuidx._catalog import OUTPUT_FORMS, detect
-from uuidx.cli._io import reader, writer
+from uuidx.cli._io import MAX_LINE_BYTES, reader, writer
 
 #: The program name the CLI gives itself when run with ``-m``.
 PROG = f"{os.path.basename(sys.executable)} -m uuidx"
@@ -175,3 +175,64 @@ def test_a_bare_dashed_uuid_gets_a_hint_naming_double_dash(command: str) -> None
     # An unknown option that is no UUID gets no such hint.
     message = one_line_error(run(command, "--nope"), 2)
     assert " -- " not in message
+
+
+# --- the bound on a line -----------------------------------------------------------------------
+
+
+def test_a_line_at_the_bound_is_read_and_one_beyond_is_refused() -> None:
+    u = str(DASHED)
+    at_bound = (" " * (MAX_LINE_BYTES - len(u)) + u).encode()
+    assert len(at_bound) == MAX_LINE_BYTES
+    proc = run("convert", "-f", "hex", stdin=at_bound + b"\n" + at_bound)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"{DASHED.hex}\n" * 2
+    beyond = b" " + at_bound
+    proc = run("convert", "-f", "hex", stdin=at_bound + b"\n" + beyond + b"\n" + at_bound + b"\n")
+    message = one_line_error(proc, 1)
+    assert proc.stdout == f"{DASHED.hex}\n"
+    assert f"line 2: longer than {MAX_LINE_BYTES} bytes" in message, message
+    assert len(message) < 300
+
+
+def test_an_argument_beyond_the_bound_is_refused() -> None:
+    message = one_line_error(run("inspect", "x" * (MAX_LINE_BYTES + 1)), 1)
+    assert f"argument 1: longer than {MAX_LINE_BYTES} bytes" in message, message
+
+
+@pytest.mark.skipif(not hasattr(os, "wait4"), reason="os.wait4 (a child's own rusage) is POSIX")
+def test_a_huge_line_fails_without_being_read_whole() -> None:
+    """A 128 MiB line, piped: the command fails with the bound's message after reading a few
+    KiB of it (the writer is cut off long before the end, by the closed pipe) and its peak
+    memory stays far below the line's size (reading it whole would take it past 128 MiB)."""
+    total, chunk = 128 << 20, b"A" * (1 << 20)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uuidx", "convert"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stderr is not None and proc.stdout is not None
+    written = 0
+    try:
+        while written < total:
+            proc.stdin.write(chunk)
+            written += len(chunk)
+        proc.stdin.write(b"\n")
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)  # for Popen's own bookkeeping
+    stderr = proc.stderr.read().decode()
+    proc.stderr.close()
+    proc.stdout.close()
+    try:
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    assert proc.returncode == 1, stderr
+    assert f"line 1: longer than {MAX_LINE_BYTES} bytes" in stderr, stderr
+    assert written < total, "the command read the whole line"
+    peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    assert peak < 100 << 20, f"peak memory {peak >> 20} MiB"

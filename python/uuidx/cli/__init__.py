@@ -16,10 +16,11 @@ The commands (no short option means something else than in ``python -m uuid``)::
     python -m uuidx bounds 2026-01-01 2026-02-01 --sql
 
 ``inspect`` and ``convert`` read UUIDs from their arguments, or from standard input one per line
-(blank lines skipped, whitespace around a UUID ignored), in any form ``uuidx.decode`` reads; see
-:func:`detect` for how the form is recognised. ``--json`` writes JSON Lines. Every error is one
-line on standard error: status 2 for a usage error, 1 for input that is not a UUID. A closed
-pipe ends quietly with status 141.
+(blank lines skipped, whitespace around a UUID ignored; at most ``_io.MAX_LINE_BYTES`` a line),
+in any form ``uuidx.decode`` reads; see :func:`detect` for how the form is recognised (a text
+that several forms read as different UUIDs is refused). ``--json`` writes JSON Lines. Every
+error is one line on standard error: status 2 for a usage error, 1 for input that is not a
+UUID. A closed pipe ends quietly with status 141.
 
 The modules: ``_io`` (reading and writing), ``_options`` (the parsers and shared options),
 ``_stdlib`` (``python -m uuid``) and one module per command; the functions, forms, algorithms

@@ -16,6 +16,11 @@ from .._catalog import detect
 #: UUIDs per batch when streaming: memory stays constant whatever the count.
 BATCH = 4096
 
+#: The longest input line (or argument) read, in bytes, whitespace included: far more than any
+#: UUID's text (a TypeID, the longest, has at most 90 characters). A longer one is refused
+#: after reading this many bytes of it, so memory stays small whatever the input.
+MAX_LINE_BYTES = 4096
+
 
 class Failure(Exception):
     """An error the command line reports in one line, with exit status ``status``."""
@@ -124,10 +129,16 @@ def read_all(arguments: Sequence[str], form: str) -> Iterator[tuple[str, str, UU
 
 def _texts(arguments: Sequence[str]) -> Iterator[tuple[str, str]]:
     """``(where, text)`` for each UUID to read: the arguments, else the lines of standard
-    input (read as bytes; blank lines skipped, whitespace around each UUID ignored)."""
+    input (read as bytes; blank lines skipped, whitespace around each UUID ignored). A line or
+    argument longer than :data:`MAX_LINE_BYTES` raises :class:`Failure`; a line is read at
+    most that many bytes at a time, never whole."""
     if arguments:
         for i, argument in enumerate(arguments, 1):
-            yield f"argument {i}", _utf8(os.fsencode(argument), f"argument {i}").strip()
+            where = f"argument {i}"
+            raw = os.fsencode(argument)
+            if len(raw) > MAX_LINE_BYTES:
+                raise Failure(_too_long(where, raw))
+            yield where, _utf8(raw, where).strip()
         return
     if sys.stdin.isatty():
         # Nothing to read but what a person types: say so, rather than wait in silence.
@@ -137,10 +148,29 @@ def _texts(arguments: Sequence[str]) -> Iterator[tuple[str, str]]:
             "arguments)\n"
         )
         sys.stderr.flush()
-    for i, raw in enumerate(sys.stdin.buffer, 1):
+    stdin = sys.stdin.buffer
+    i = 0
+    while True:
+        # One byte more than the bound: a line of MAX_LINE_BYTES and its newline fit.
+        raw = stdin.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        i += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise Failure(_too_long(f"line {i}", raw))
         line = raw.strip()
         if line:
             yield f"line {i}", _utf8(line, f"line {i}")
+
+
+def _too_long(where: str, start: bytes) -> str:
+    """The error for a line or argument longer than :data:`MAX_LINE_BYTES`, which begins with
+    ``start``."""
+    shown = uuidx._core._short_repr(start[:32].decode("utf-8", "replace"))
+    return (
+        f"{where}: longer than {MAX_LINE_BYTES} bytes, the most a line or an argument may have "
+        f"(a UUID's text has at most 90 characters); it begins {shown}"
+    )
 
 
 def _utf8(raw: bytes, where: str) -> str:
