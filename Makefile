@@ -15,7 +15,7 @@ DEPS := $(VENV)/.deps-installed
 CARGO ?= cargo
 
 .DEFAULT_GOAL := help
-.PHONY: help dev build test test-rust test-loom test-python test-spark postgres java faketime lint lint-free-threaded lint-targets publish-check-core demo \
+.PHONY: help dev build test test-rust test-loom test-python test-spark postgres postgres18 java faketime lint lint-free-threaded lint-targets publish-check-core demo \
 	docs docs-serve test-docs docs-check chromium \
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-rust-instructions bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
@@ -122,11 +122,12 @@ test-loom: ## Model check of the generators' engines with loom (generator/engine
 	RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=$(LOOM_MAX_PREEMPTIONS) CARGO_TARGET_DIR=target/loom \
 		ci/cargo-ran $(CARGO) test -p uuidx-core --lib -- generator::engine::model generator::word::model
 
-PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_FAKETIME=$$(cat $(VENV)/.faketime) \
+PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_POSTGRES18=$$(cat $(VENV)/.postgres18) \
+	UUIDX_REQUIRE_FAKETIME=$$(cat $(VENV)/.faketime) \
 	UUIDX_REQUIRE="$$($(BIN)/python ci/requirements.py required) $(PYTEST_REQUIRE)" \
 	UUIDX_REQUIRE_JAVA=$$(cat $(VENV)/.java) $(BIN)/python -m pytest -q -p no:cacheprovider
 
-test-python: dev postgres java faketime ## pytest over tests/, three ways: fast path, forced fallback, debug build
+test-python: dev postgres postgres18 java faketime ## pytest over tests/, three ways: fast path, forced fallback, debug build
 	@echo "== pytest 1/3: optimised build (profile $(DEV_PROFILE)), fast path (exact uuid.UUID by slot stores)"
 	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) $(NOT_SPARK)
 	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int)"
@@ -157,6 +158,9 @@ test-spark: dev java $(VENV)/.spark-deps ## The README's Spark recipe with real 
 
 postgres: $(DEPS) ## Make sure PostgreSQL server binaries exist (apt-get as root), for tests/integration/test_postgres.py; without it make test fails (UUIDX_ALLOW_SKIP=1: its tests skip)
 	ci/require-system postgres > $(VENV)/.postgres
+
+postgres18: $(DEPS) ## Make sure the Debian sid root of ci/chroot-python has PostgreSQL 18 (provisioned as root), for tests/integration/test_postgres18.py and docs/postgresql.md; without it make test fails (UUIDX_ALLOW_SKIP=1: its tests skip)
+	ci/require-system postgres18 > $(VENV)/.postgres18
 
 faketime: $(DEPS) ## Make sure libfaketime exists (apt-get as root), for the clock-error leak test in tests/test_leaks.py; without it make test fails (UUIDX_ALLOW_SKIP=1: its tests skip)
 	ci/require-system faketime > $(VENV)/.faketime
@@ -244,8 +248,9 @@ $(VENV)/.docs-deps: $(DEPS) docs/requirements-examples.txt
 test-docs: ## The docs: every code block run (outputs checked), the site opened in headless Chromium
 	$(MAKE) --no-print-directory docs-check PYTHON=$(DOCS_PYTHON)
 
-docs-check: dev postgres docs chromium $(VENV)/.docs-deps
-	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) $(BIN)/python -m pytest -q -p no:cacheprovider \
+docs-check: dev postgres postgres18 docs chromium $(VENV)/.docs-deps
+	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_POSTGRES18=$$(cat $(VENV)/.postgres18) \
+		$(BIN)/python -m pytest -q -p no:cacheprovider \
 		docs/tests/test_examples.py docs/tests/test_reference.py docs/tests/test_stdlib_claims.py \
 		$(if $(UPDATE_EXAMPLES),--update-examples)
 	UUIDX_REQUIRE_CHROMIUM=$$(cat $(DOCS_VENV)/.chromium) $(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider \

@@ -1,4 +1,4 @@
-"""Shared fixtures: the RFC 9562 test vectors.
+"""Shared fixtures: the RFC 9562 test vectors, forking, and a PostgreSQL 18 server.
 
 The vectors are read from ``rfc9562-vectors.json`` in ``spec_data.SPEC_DATA``, the repository's
 byte-identical copy of ``../shared/spec/`` (``tests/packaging/test_data.py`` checks it;
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
+from pg_server import ChrootPostgresServer, postgres18
 from platform_facts import FORK, NO_FORK
 from spec_data import SPEC_DATA
 
@@ -95,3 +96,13 @@ def fork_json() -> ForkJson:
     if not FORK:
         pytest.skip(NO_FORK)
     return _fork_json
+
+
+@pytest.fixture(scope="session")
+def postgres18_server() -> Iterator[ChrootPostgresServer]:
+    """A PostgreSQL 18 server from the Debian sid root of ``ci/chroot-python``
+    (``tests/pg_server.py``), started once per pytest session (about half a second) and
+    stopped and deleted at its end. Skips without one, or fails when
+    ``UUIDX_REQUIRE_POSTGRES18=1`` (``make test``)."""
+    with postgres18() as server:
+        yield server
