@@ -2,7 +2,9 @@
 
 The server is a throwaway cluster on a Unix socket (see ``pg_server.py``), so the tests skip
 on Windows. Without PostgreSQL binaries they skip too, unless ``UUIDX_REQUIRE_POSTGRES=1`` (set
-by ``make test``), which turns a missing server into a failure.
+by ``make test``), which turns a missing server into a failure. Each test runs twice: against
+the host's server (whatever version it has) and against PostgreSQL 18 (the session's server of
+the Debian sid root, in a database of its own; ``UUIDX_REQUIRE_POSTGRES18=1`` likewise).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 import pytest
 from optional import need
-from pg_server import PostgresServer, find_bin
+from pg_server import ChrootPostgresServer, PostgresServer, find_bin
 from platform_facts import WINDOWS
 
 import uuidx
@@ -30,8 +32,17 @@ psycopg = need("psycopg")
 REQUIRED = os.environ.get("UUIDX_REQUIRE_POSTGRES") == "1"
 
 
-@pytest.fixture(scope="module")
-def conn() -> Iterator[Any]:
+@pytest.fixture(scope="module", params=["host", "postgresql-18"])
+def conn(request: pytest.FixtureRequest) -> Iterator[Any]:
+    if request.param == "postgresql-18":
+        pg18: ChrootPostgresServer = request.getfixturevalue("postgres18_server")
+        with psycopg.connect(pg18.conninfo, autocommit=True) as admin:
+            admin.execute("DROP DATABASE IF EXISTS test_postgres")
+            admin.execute("CREATE DATABASE test_postgres")
+        conninfo = pg18.conninfo.replace("dbname=postgres", "dbname=test_postgres")
+        with psycopg.connect(conninfo, autocommit=True) as connection:
+            yield connection
+        return
     if find_bin("initdb") is None and not REQUIRED:
         pytest.skip("PostgreSQL server binaries not installed (make test installs them)")
     server = PostgresServer()
