@@ -8,8 +8,11 @@ Each fenced block is one test, named after its file and line, and is handled by 
   ``uuidx.testing.deterministic(seed=0)``, so its UUIDs are the same in every run. A block can
   ask for more in its fence (attr_list's syntax, which the site's Markdown accepts):
   ``{.py needs="postgres"}`` (a throwaway server from ``tests/pg_server.py``, reached through
-  libpq's ``PG*`` variables), ``{.py needs="django"}`` (Django settings not yet configured: the
-  block configures them itself, as a script does); ``{.py clock="real"}`` runs the block on the
+  libpq's ``PG*`` variables), ``{.py needs="postgres18"}`` (the same for PostgreSQL 18, which
+  has ``uuidv7()``: the server of the Debian sid root of ``ci/chroot-python``, started under
+  ``chroot``; ``UUIDX_REQUIRE_POSTGRES18=1`` makes its absence a failure),
+  ``{.py needs="django"}`` (Django settings not yet configured: the block configures them
+  itself, as a script does); ``{.py clock="real"}`` runs the block on the
   real clock and generators, for examples about the present (today's UUIDs, the rows of the
   last hour), whose outputs must then not depend on the time (print a comparison, not a UUID);
   ``{.py test="pytest"}`` runs the block's tests under pytest instead. A block that reads the
@@ -153,6 +156,22 @@ def postgres() -> Iterator[dict[str, str]]:
         server.stop()
 
 
+@pytest.fixture(scope="session")
+def postgres18() -> Iterator[dict[str, str]]:
+    """A throwaway PostgreSQL 18 server (``tests/pg_server.py``); its libpq environment
+    variables. Skips without one, or fails when ``UUIDX_REQUIRE_POSTGRES18=1``."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pg_server import postgres18 as start
+
+    with start() as server:
+        yield {"PGHOST": server.socket_dir, "PGUSER": server.user, "PGDATABASE": "postgres"}
+
+
+#: The services a block can ask for (``needs="..."``), each a session fixture of libpq's
+#: environment variables.
+SERVERS = ("postgres", "postgres18")
+
+
 def _fresh_django_settings(request: pytest.FixtureRequest) -> None:
     """Django's settings as a new process has them, not configured, so that a block configures
     them itself (``settings.configure()``, ``django.setup()``) as a reader's script does; the
@@ -171,7 +190,7 @@ def _fresh_django_settings(request: pytest.FixtureRequest) -> None:
 
 
 #: The fence settings a ``py`` block may have, and their values.
-SETTINGS = {"needs": {"postgres", "django"}, "clock": {"real"}, "test": {"pytest"}}
+SETTINGS = {"needs": {*SERVERS, "django"}, "clock": {"real"}, "test": {"pytest"}}
 
 
 def _settings(block: Block) -> dict[str, list[str]]:
@@ -199,8 +218,8 @@ def test_python(
     example: CodeExample = PYTHON[(block.path, block.line)]
     settings = _settings(block)
     for need in settings.get("needs", []):
-        if need == "postgres":
-            for name, value in request.getfixturevalue("postgres").items():
+        if need in SERVERS:
+            for name, value in request.getfixturevalue(need).items():
                 monkeypatch.setenv(name, value)
         else:
             _fresh_django_settings(request)
@@ -271,8 +290,8 @@ def test_python_standalone(block: Block, request: pytest.FixtureRequest, tmp_pat
     a fresh interpreter (nothing configured for it but the service's libpq variables): it runs,
     and one on the real clock prints what it shows."""
     env = dict(os.environ)
-    if "postgres" in _settings(block).get("needs", []):
-        env.update(request.getfixturevalue("postgres"))
+    for need in set(SERVERS) & set(_settings(block).get("needs", [])):
+        env.update(request.getfixturevalue(need))
     env.pop("DJANGO_SETTINGS_MODULE", None)
     script = tmp_path / "example.py"
     script.write_text(block.source, encoding="utf-8")
