@@ -398,7 +398,10 @@ def unmask_v7(u: UUID, key: Buffer) -> UUID:
     """
 
 def v7_generator_fields(
-    u: UUID, method: V7Method, bits: Optional[int] = None, node_bits: Optional[int] = None
+    u: UUID,
+    method: Union[V7Method, V7Preset],
+    bits: Optional[int] = None,
+    node_bits: Optional[int] = None,
 ) -> tuple[int, int, int, int, int]:
     """The fields of a version 7 UUID as a generator with ``method``, ``bits`` and
     ``node_bits`` lays them out: ``(unix_ts_ms, fraction, counter, node, random)``.

@@ -62,7 +62,8 @@ def test_uuid7_shift_moves_the_next_uuid_of_the_sequence() -> None:
 
 def test_shift_accepts_timedelta_and_ints_only() -> None:
     assert uuidx.uuid7(shift=datetime.timedelta(0)).version == 7
-    for bad in (True, 1.5, "1 day", datetime.datetime.now(datetime.timezone.utc)):
+    bads: list[typing.Any] = [True, 1.5, "1 day", datetime.datetime.now(datetime.timezone.utc)]
+    for bad in bads:
         with pytest.raises(TypeError, match="shift must be a datetime.timedelta or an int"):
             uuidx.uuid7(shift=bad)
         with pytest.raises(TypeError, match="shift must be"):
