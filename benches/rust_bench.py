@@ -35,6 +35,10 @@ CRITERION = ROOT / "target" / "criterion"
 CONTENTION = ROOT / "target" / "contention.json"
 START = "<!-- rust-bench:start (written by benches/rust_bench.py) -->"
 END = "<!-- rust-bench:end -->"
+MANY_START = "<!-- contention-many-cores:start (written by benches/rust_bench.py --many-cores) -->"
+MANY_END = "<!-- contention-many-cores:end -->"
+#: Saved runs of the contention benchmark on a machine with many cores (``--many-cores``).
+MANY_CORES = ROOT / "benches" / "results" / "contention-16cpu"
 
 #: (criterion id, label) in the order of the table.
 SINGLE = [
@@ -140,6 +144,45 @@ def contention() -> list[str]:
     return lines
 
 
+def many_cores(folder: Path) -> list[str]:
+    """The contention table of saved runs on a many-core machine (``run*.json`` of the
+    benchmark's ``UUIDX_CONTENTION_JSON``, ``machine.txt`` from ``lscpu``): per thread count and
+    design, the median over runs of each figure. ``machine.txt`` is one line describing the
+    machine."""
+    runs = [json.loads(p.read_text()) for p in sorted(folder.glob("run*.json"))]
+    if not runs:
+        raise SystemExit(f"no run*.json in {folder}")
+    machine = " ".join((folder / "machine.txt").read_text().split())
+    rows: dict[tuple[int, str], list[dict[str, object]]] = {}
+    for run in runs:
+        for r in run["rows"]:
+            rows.setdefault((r["threads"], r["design"]), []).append(r)
+
+    def med(key: tuple[int, str], field: str) -> float:
+        return statistics.median(float(r[field]) for r in rows[key])  # type: ignore[arg-type]
+
+    lines = [
+        f"Saved runs of `make bench-contention` (`UUIDX_CONTENTION_THREADS=1,2,4,8,12,16`) on a "
+        f"machine with {runs[0]['cpus']} CPUs ({machine}), a static musl build of the benchmark; "
+        f"each figure the median of {len(runs)} runs (`benches/results/contention-16cpu/`).",
+        "",
+        "| threads | design | bursts ns/UUID | ÷ mutex | p50 / p99 / p99.9 ns | loops ns/UUID "
+        "| ÷ mutex |",
+        "|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for key in sorted(rows, key=lambda k: (k[0], ["word", "cas128", "mutex"].index(k[1]))):
+        latency = " / ".join(
+            str(int(statistics.median(int(r["latency_ns"][i]) for r in rows[key])))  # type: ignore[index]
+            for i in range(3)
+        )
+        lines.append(
+            f"| {key[0]} | {key[1]} | {fmt(med(key, 'burst_ns'))} | "
+            f"{med(key, 'burst_vs_mutex'):.2f}× | {latency} | {fmt(med(key, 'loop_ns'))} | "
+            f"{med(key, 'loop_vs_mutex'):.2f}× |"
+        )
+    return lines
+
+
 def cargo_contention() -> None:
     subprocess.run(
         ["cargo", "bench", "-p", "uuidx-core", "--bench", "contention"],
@@ -191,7 +234,22 @@ def main(argv: Optional[list[str]] = None) -> int:
         "--no-run", action="store_true", help="only rewrite the table of docs/performance.md"
     )
     parser.add_argument("--vs-runs", type=int, default=3)
+    parser.add_argument(
+        "--many-cores",
+        type=Path,
+        nargs="?",
+        const=MANY_CORES,
+        metavar="FOLDER",
+        help="only rewrite the many-core contention table from saved runs "
+        "(default benches/results/contention-16cpu)",
+    )
     args = parser.parse_args(argv)
+    if args.many_cores is not None:
+        lines = many_cores(args.many_cores)
+        print("\n".join(lines))
+        if not write_section(MANY_START, MANY_END, lines):
+            raise SystemExit(f"{PAGE} has no contention-many-cores markers")
+        return 0
     if not args.no_run:
         cargo_bench()
         cargo_contention()
