@@ -27,6 +27,47 @@ pub fn type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
     ))
 }
 
+/// The one keyword argument `name` of a function called as `func(*args, **kwargs)`, for a
+/// function whose only parameter is keyword-only. A positional argument or another keyword is
+/// the `TypeError` pyo3 would raise, in its words, but made as every error of the bindings is
+/// (`ffi::errors`): with memory exhausted it is a `MemoryError`, where pyo3's own argument
+/// errors abort the process (their message is made after its panic guard).
+pub fn keyword_only<'py>(
+    func: &str,
+    args: &Bound<'py, pyo3::types::PyTuple>,
+    kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+    name: &str,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    use pyo3::types::{PyDictMethods, PyTupleMethods};
+    let given = args.len();
+    if given > 0 {
+        let verb = if given == 1 { "was" } else { "were" };
+        return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
+            "{func}() takes 0 positional arguments but {given} {verb} given"
+        )));
+    }
+    let mut found = None;
+    if let Some(kwargs) = kwargs {
+        for (key, value) in kwargs.iter() {
+            match key
+                .cast::<PyString>()
+                .ok()
+                .map(|k| k.to_str())
+                .transpose()?
+            {
+                Some(k) if k == name => found = Some(value),
+                _ => {
+                    return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
+                        "{func}() got an unexpected keyword argument {}",
+                        short_repr(&key)
+                    )))
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// The `shift=` argument as nanoseconds: `None` for none, a `datetime.timedelta`, or an int of
 /// nanoseconds (not a bool); a `ValueError` beyond 2**63 - 1 ns (about 292 years) either way.
 pub fn shift_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {

@@ -117,10 +117,18 @@ fn uuid6<'py>(
 /// millisecond and sub-millisecond fraction, to 1/4096 ms) by that much, as PostgreSQL 18's
 /// ``uuidv7(interval)`` does: the UUID is still the next of the process-wide sequence, so UUIDs
 /// made with the same shift are distinct and increasing.
+///
+/// Its arguments are read here rather than by pyo3, whose own errors for a wrong call
+/// (``uuid7(1)``) cannot be raised when memory runs out (see ``convert::keyword_only``).
 #[pyfunction]
-#[pyo3(signature = (*, shift=None))]
-fn uuid7<'py>(py: Python<'py>, shift: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-    let shift = convert::shift_arg(shift)?;
+#[pyo3(signature = (*args, **kwargs), text_signature = "(*, shift=None)")]
+fn uuid7<'py>(
+    py: Python<'py>,
+    args: &Bound<'py, pyo3::types::PyTuple>,
+    kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let shift = convert::keyword_only("uuid7", args, kwargs, "shift")?;
+    let shift = convert::shift_arg(shift.as_ref())?;
     new_uuid(py, generator::uuid7_shifted(shift).py_err()?.as_u128())
 }
 
@@ -535,6 +543,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // pyo3 imports `collections.abc` on the first `cast::<PySequence>()` of an object that is
     // not a list or tuple (the Arrow inputs): import it now, for the same reason.
     let _ = py.None().into_bound(py).cast::<pyo3::types::PySequence>();
+    // pyo3 imports the `datetime` C API on the first `cast::<PyDelta>()` (the `shift=`
+    // arguments), and its check reads the API's table unguarded when that import fails: import
+    // it now, where a failure fails the import of uuidx.
+    pyo3::types::PyDelta::new(py, 0, 0, 0, false)?;
     m.add("ClockError", py.get_type::<errors::ClockError>())?;
     m.add(
         "ClockRollbackError",
