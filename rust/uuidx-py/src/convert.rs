@@ -70,22 +70,35 @@ pub fn keyword_only<'py>(
 
 /// The `shift=` argument as nanoseconds: `None` for none, a `datetime.timedelta`, or an int of
 /// nanoseconds (not a bool); a `ValueError` beyond 2**63 - 1 ns (about 292 years) either way.
+///
+/// A timedelta is recognised and read through Python (`isinstance`, `.days`, `.seconds`,
+/// `.microseconds`), not through pyo3's `PyDelta`: that imports the `datetime` C API on first use
+/// and reads its table unguarded when the import fails (out of memory), and importing it with
+/// uuidx would load `datetime` for every program that imports uuidx.
 pub fn shift_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
-    use pyo3::types::{PyBool, PyDelta, PyDeltaAccess};
+    use pyo3::types::PyBool;
     let Some(o) = obj.filter(|o| !o.is_none()) else {
         return Ok(0);
     };
-    let ns = if let Ok(delta) = o.cast::<PyDelta>() {
-        let seconds = i128::from(delta.get_days()) * 86_400 + i128::from(delta.get_seconds());
-        Some(seconds * 1_000_000_000 + i128::from(delta.get_microseconds()) * 1_000)
-    } else if o.cast::<PyInt>().is_ok() && o.cast::<PyBool>().is_err() {
+    let ns = if o.cast::<PyInt>().is_ok() && o.cast::<PyBool>().is_err() {
         o.extract::<i128>().ok()
     } else {
-        return Err(type_error(
-            "shift",
-            "a datetime.timedelta or an int of nanoseconds, or None",
-            o,
-        ));
+        let py = o.py();
+        let datetime = py.import(crate::interned!(py, c"datetime")?)?;
+        let timedelta = datetime.getattr(crate::interned!(py, c"timedelta")?)?;
+        if !o.is_instance(&timedelta)? {
+            return Err(type_error(
+                "shift",
+                "a datetime.timedelta or an int of nanoseconds, or None",
+                o,
+            ));
+        }
+        let part = |name: Bound<'_, PyString>| o.getattr(name)?.extract::<i64>();
+        let days = part(crate::interned!(py, c"days")?)?;
+        let seconds = part(crate::interned!(py, c"seconds")?)?;
+        let microseconds = part(crate::interned!(py, c"microseconds")?)?;
+        let seconds = i128::from(days) * 86_400 + i128::from(seconds);
+        Some(seconds * 1_000_000_000 + i128::from(microseconds) * 1_000)
     };
     ns.and_then(|ns| i64::try_from(ns).ok()).ok_or_else(|| {
         crate::ffi::errors::error::<PyValueError>(format_args!(

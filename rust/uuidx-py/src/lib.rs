@@ -543,10 +543,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // pyo3 imports `collections.abc` on the first `cast::<PySequence>()` of an object that is
     // not a list or tuple (the Arrow inputs): import it now, for the same reason.
     let _ = py.None().into_bound(py).cast::<pyo3::types::PySequence>();
-    // pyo3 imports the `datetime` C API on the first `cast::<PyDelta>()` (the `shift=`
-    // arguments), and its check reads the API's table unguarded when that import fails: import
-    // it now, where a failure fails the import of uuidx.
-    pyo3::types::PyDelta::new(py, 0, 0, 0, false)?;
     m.add("ClockError", py.get_type::<errors::ClockError>())?;
     m.add(
         "ClockRollbackError",
