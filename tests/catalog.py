@@ -364,6 +364,8 @@ def _build() -> tuple[Entry, ...]:
                 ok("shift-ns", shift=1_500_000),
                 ok("shift-none", shift=None),
                 err("an-argument", TypeError, 1),
+                err("two-arguments", TypeError, 1, shift=2),
+                err("unknown-keyword", TypeError, foo=1, names="foo"),
                 err("shift-bool", TypeError, shift=True, names=True),
                 err("shift-float", TypeError, shift=1.5, names=1.5),
                 err("shift-beyond-int64", ValueError, shift=1 << 63, names=1 << 63),

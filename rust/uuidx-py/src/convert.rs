@@ -27,19 +27,18 @@ pub fn type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
     ))
 }
 
-/// The one keyword argument `name` of a function called as `func(*args, **kwargs)`, for a
-/// function whose only parameter is keyword-only. A positional argument or another keyword is
-/// the `TypeError` pyo3 would raise, in its words, but made as every error of the bindings is
-/// (`ffi::errors`): with memory exhausted it is a `MemoryError`, where pyo3's own argument
-/// errors abort the process (their message is made after its panic guard).
+/// The one keyword argument `name` of a call of `func`, a function whose only parameter is
+/// keyword-only, as the hot functions' entry points pass it ([`ffi::CallArgs`]). A positional
+/// argument or another keyword is the `TypeError` pyo3 would raise, in its words, but made as
+/// every error of the bindings is (`ffi::errors`): with memory exhausted it is a `MemoryError`,
+/// where pyo3's own argument errors abort the process (their message is made after its panic
+/// guard).
 pub fn keyword_only<'py>(
     func: &str,
-    args: &Bound<'py, pyo3::types::PyTuple>,
-    kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+    call: &ffi::CallArgs<'_, 'py>,
     name: &str,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
-    use pyo3::types::{PyDictMethods, PyTupleMethods};
-    let given = args.len();
+    let given = call.positional();
     if given > 0 {
         let verb = if given == 1 { "was" } else { "were" };
         return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
@@ -47,21 +46,19 @@ pub fn keyword_only<'py>(
         )));
     }
     let mut found = None;
-    if let Some(kwargs) = kwargs {
-        for (key, value) in kwargs.iter() {
-            match key
-                .cast::<PyString>()
-                .ok()
-                .map(|k| k.to_str())
-                .transpose()?
-            {
-                Some(k) if k == name => found = Some(value),
-                _ => {
-                    return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
-                        "{func}() got an unexpected keyword argument {}",
-                        short_repr(&key)
-                    )))
-                }
+    for (key, value) in call.keywords() {
+        match key
+            .cast::<PyString>()
+            .ok()
+            .map(|k| k.to_str())
+            .transpose()?
+        {
+            Some(k) if k == name => found = Some(value.clone()),
+            _ => {
+                return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
+                    "{func}() got an unexpected keyword argument {}",
+                    short_repr(&key)
+                )))
             }
         }
     }

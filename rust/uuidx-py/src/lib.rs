@@ -34,7 +34,7 @@ use convert::{field_u64, masked_u64, name_bytes, type_error, uuid_value as uuid_
 use errors::IntoPy;
 use ffi::fast_bodies as fast;
 use ffi::{errors, repr};
-use ffi::{new_uuid, OutValue as _};
+use ffi::{new_uuid, Out, OutValue as _};
 
 fn opt_masked(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>> {
     obj.filter(|o| !o.is_none())
@@ -117,19 +117,21 @@ fn uuid6<'py>(
 /// millisecond and sub-millisecond fraction, to 1/4096 ms) by that much, as PostgreSQL 18's
 /// ``uuidv7(interval)`` does: the UUID is still the next of the process-wide sequence, so UUIDs
 /// made with the same shift are distinct and increasing.
-///
-/// Its arguments are read here rather than by pyo3, whose own errors for a wrong call
-/// (``uuid7(1)``) cannot be raised when memory runs out (see ``convert::keyword_only``).
 #[pyfunction]
-#[pyo3(signature = (*args, **kwargs), text_signature = "(*, shift=None)")]
-fn uuid7<'py>(
-    py: Python<'py>,
-    args: &Bound<'py, pyo3::types::PyTuple>,
-    kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let shift = convert::keyword_only("uuid7", args, kwargs, "shift")?;
-    let shift = convert::shift_arg(shift.as_ref())?;
+#[pyo3(signature = (*, shift=None))]
+fn uuid7<'py>(py: Python<'py>, shift: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    let shift = convert::shift_arg(shift)?;
     new_uuid(py, generator::uuid7_shifted(shift).py_err()?.as_u128())
+}
+
+/// Every call of `uuid7` but the plain `uuid7()` of its fast body: read here, not by pyo3's
+/// argument handling, which aborts when memory runs out (see `ffi::CallBody`).
+fn uuid7_other_calls<'py>(
+    py: Python<'py>,
+    call: ffi::CallArgs<'_, 'py>,
+) -> Result<Bound<'py, PyAny>, ffi::FastError> {
+    let shift = convert::keyword_only("uuid7", &call, "shift")?;
+    Ok(uuid7(py, shift.as_ref())?)
 }
 
 /// A version 8 UUID (RFC 9562 §5.8) from 48, 12 and 62 bits of custom data.
@@ -419,22 +421,22 @@ fn _stand_in_install_seeded(
     seed: &Bound<'_, PyAny>,
     start_ns: &Bound<'_, PyAny>,
     step_ns: &Bound<'_, PyAny>,
-) -> PyResult<u64> {
+) -> PyResult<Out<u64>> {
     let seed = convert::buffer_bytes(seed).ok_or_else(|| type_error("seed", "bytes", seed))?;
     let start = field_u64(start_ns, "start_ns", 64)?;
     let step = field_u64(step_ns, "step_ns", 64)?;
     let generators = generator::deterministic::StandIn::seeded(&seed, start, step).py_err()?;
-    Ok(generator::deterministic::install(generators))
+    Ok(Out(generator::deterministic::install(generators)))
 }
 
 /// Installs fresh process-wide time-based generators that read ``time.time_ns()`` through
 /// Python at each reading; returns a token for ``_stand_in_uninstall``. Used by
 /// ``uuidx.testing.follow_python_clock``.
 #[pyfunction]
-fn _stand_in_install_python_clock() -> PyResult<u64> {
+fn _stand_in_install_python_clock() -> PyResult<Out<u64>> {
     let generators =
         generator::deterministic::StandIn::on_clock(|| Box::new(sources::PythonTime)).py_err()?;
-    Ok(generator::deterministic::install(generators))
+    Ok(Out(generator::deterministic::install(generators)))
 }
 
 /// Removes the stand-in installed with ``token``; ``False`` if none was.
@@ -461,6 +463,7 @@ fn hot<'py>(
         name,
         max_args,
         body,
+        other_calls: None,
         full: full.into_any(),
     }
 }
@@ -480,7 +483,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
             hot(c"uuid4", 0, fast::uuid4, wrap_pyfunction!(uuid4, m)?),
             hot(c"uuid5", 2, fast::uuid5, wrap_pyfunction!(uuid5, m)?),
             hot(c"uuid6", 0, fast::uuid6, wrap_pyfunction!(uuid6, m)?),
-            hot(c"uuid7", 0, fast::uuid7, wrap_pyfunction!(uuid7, m)?),
+            // Every other call of uuid7 (its keyword) is read by uuidx, not pyo3.
+            ffi::FastFunction {
+                other_calls: Some(uuid7_other_calls),
+                ..hot(c"uuid7", 0, fast::uuid7, wrap_pyfunction!(uuid7, m)?)
+            },
             hot(c"uuid8", 0, fast::uuid8, wrap_pyfunction!(uuid8, m)?),
             hot(
                 c"uuid8_name",

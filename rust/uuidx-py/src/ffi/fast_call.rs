@@ -8,7 +8,9 @@
 //! `METH_FASTCALL | METH_KEYWORDS` C functions whose *fast body* handles the common shape of a
 //! call; every other call (keywords, other argument counts or types, anything the body declines)
 //! is forwarded unchanged to the function pyo3 generated, which gives the full semantics and
-//! the usual error messages.
+//! the usual error messages; or, for a function registered with a body for every other call
+//! ([`CallBody`]: `uuid7`, whose keyword `shift` would otherwise reach pyo3's argument handling,
+//! which aborts when memory runs out), to that body, which reads [`CallArgs`] itself.
 //!
 //! Invariants of a fast body (see [`FastBody`], the bodies are in `fast_bodies.rs`):
 //! 1. it is called with the thread attached to the interpreter (CPython calls a C function
@@ -172,9 +174,45 @@ pub type FastResult<'py> = Option<Result<Bound<'py, PyAny>, FastError>>;
 /// The fast body of a hot function (see [`FastResult`]).
 pub type FastBody = for<'py> fn(Python<'py>, &[&Bound<'py, PyAny>]) -> FastResult<'py>;
 
+/// The arguments of a call that a hot function's fast body does not take (keywords, or more
+/// positional arguments than `max_args`), as CPython passed them: borrowed for the call.
+#[derive(Clone, Copy)]
+pub struct CallArgs<'a, 'py> {
+    positional: usize,
+    kwnames: Option<&'a Bound<'py, pyo3::types::PyTuple>>,
+    keyword_values: *const *mut ffi::PyObject,
+}
+
+impl<'py> CallArgs<'_, 'py> {
+    /// How many positional arguments the call has.
+    pub fn positional(&self) -> usize {
+        self.positional
+    }
+
+    /// The call's keyword arguments, `(name, value)` in the order given.
+    pub fn keywords(&self) -> impl Iterator<Item = (Bound<'py, PyAny>, &Bound<'py, PyAny>)> + '_ {
+        let names = self.kwnames.map_or(0, pyo3::types::PyTupleMethods::len);
+        (0..names).filter_map(move |i| {
+            let name = self.kwnames?.get_borrowed_item(i).ok()?.to_owned();
+            // SAFETY: CPython passes one value per keyword name right after the positional
+            // arguments, borrowed for the call (the shim's contract); `i` is below the count
+            // of names.
+            let value = unsafe { Bound::ref_from_ptr(name.py(), &*self.keyword_values.add(i)) };
+            Some((name, value))
+        })
+    }
+}
+
+/// The body that takes every call of a hot function its fast body does not (see
+/// [`CallArgs`]): it reads them itself and never declines, so that no call reaches pyo3's
+/// argument handling, whose errors and `**kwargs` dictionary cannot be made when memory runs
+/// out (it then aborts).
+pub type CallBody =
+    for<'a, 'py> fn(Python<'py>, CallArgs<'a, 'py>) -> Result<Bound<'py, PyAny>, FastError>;
+
 /// A hot function: its public name, the most positional arguments its fast body takes, the
-/// body, and the full pyo3 function every other call goes to (whose docstring and text
-/// signature it takes).
+/// body, the body for every other call if it has one, and the full pyo3 function every other
+/// call goes to otherwise (whose docstring and text signature it takes).
 pub struct FastFunction<'py> {
     /// The function's name, as in `uuidx._core`.
     pub name: &'static core::ffi::CStr,
@@ -182,6 +220,8 @@ pub struct FastFunction<'py> {
     pub max_args: usize,
     /// The fast path.
     pub body: FastBody,
+    /// Every other call, when set; otherwise `full` takes them.
+    pub other_calls: Option<CallBody>,
     /// The full function (`wrap_pyfunction!`).
     pub full: Bound<'py, PyAny>,
 }
@@ -189,6 +229,7 @@ pub struct FastFunction<'py> {
 struct Registered {
     max_args: usize,
     body: FastBody,
+    other_calls: Option<CallBody>,
     full: Py<PyAny>,
     def: Definition,
     name: &'static core::ffi::CStr,
@@ -254,21 +295,46 @@ unsafe extern "C" fn shim<const I: usize>(
                 };
             }
             Ok(None) => {}
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a panic in uuidx".to_owned());
-                // Raising attaches, which also releases what the unwinding deferred.
-                return FastError::from(pyo3::panic::PanicException::new_err(message)).raise();
-            }
+            Err(panic) => return raise_panic(&panic),
         }
+    }
+    if let Some(other_calls) = f.other_calls {
+        let kwnames_ptr = kwnames;
+        // SAFETY: `args` holds `nargs` positional references then one value per keyword name,
+        // all borrowed for the call (invariant 1); `kwnames` is NULL or a tuple of str.
+        let result = unsafe {
+            let kwnames = (!kwnames_ptr.is_null()).then(|| {
+                Bound::ref_from_ptr(py, &kwnames_ptr).cast_unchecked::<pyo3::types::PyTuple>()
+            });
+            let call = CallArgs {
+                positional: count,
+                kwnames,
+                keyword_values: args.add(count),
+            };
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| other_calls(py, call)))
+        };
+        return match result {
+            Ok(Ok(obj)) => obj.into_ptr(),
+            Ok(Err(err)) => err.raise(),
+            Err(panic) => raise_panic(&panic),
+        };
     }
     // SAFETY: forwarding the call unchanged: the same arguments, count (without the
     // PY_VECTORCALL_ARGUMENTS_OFFSET flag, so the callee may not write before `args`) and
     // keyword names, to a live callable.
     unsafe { ffi::PyObject_Vectorcall(f.full.as_ptr(), args, count, kwnames) }
+}
+
+/// Raises a panic caught in a body as pyo3's `PanicException`.
+#[cold]
+fn raise_panic(panic: &Box<dyn core::any::Any + Send>) -> *mut ffi::PyObject {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic in uuidx".to_owned());
+    // Raising attaches, which also releases what the unwinding deferred.
+    FastError::from(pyo3::panic::PanicException::new_err(message)).raise()
 }
 
 /// Calls that a fast body handled (it did not decline them), counted in debug builds only:
@@ -408,6 +474,7 @@ fn register(functions: Vec<FastFunction<'_>>) -> PyResult<Vec<Registered>> {
         registered.push(Registered {
             max_args: f.max_args,
             body: f.body,
+            other_calls: f.other_calls,
             full: f.full.unbind(),
             def: Definition(def),
             name: f.name,

@@ -49,7 +49,7 @@ pub use capi::{
     Out, OutValue,
 };
 pub use fast_call::{
-    add_fast_functions, decline_on_error, fast_calls, require_main_interpreter, FastBody,
+    add_fast_functions, decline_on_error, fast_calls, require_main_interpreter, CallArgs, FastBody,
     FastError, FastFunction, FastResult,
 };
 pub use uuid_object::{exact_uuid_int, new_uuid, UuidType};
