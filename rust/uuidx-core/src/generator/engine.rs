@@ -217,6 +217,15 @@ impl Native {
     }
 }
 
+impl Native {
+    /// Whether these cells take no lock on this machine: the 128-bit word as portable-atomic
+    /// answers (`cmpxchg16b` on x86-64, known only at run time; no 128-bit instruction on
+    /// 32-bit targets, where it takes one of its global seqlocks), and the 64-bit epoch.
+    pub(crate) fn is_lock_free() -> bool {
+        AtomicU128::is_lock_free() && super::ATOMIC_U64_IS_LOCK_FREE
+    }
+}
+
 impl Cells for Native {
     const BITS: u32 = 128;
 
@@ -339,6 +348,11 @@ impl<C: Clock, F: ForkSource> Engine<C, F> {
         fork: F,
     ) -> Self {
         Self::with_cells(geometry, allowance_ns, policy, clock, fork, Native::new())
+    }
+
+    /// Whether this engine's state takes no lock on this machine (see [`Native::is_lock_free`]).
+    pub(crate) fn is_lock_free() -> bool {
+        Native::is_lock_free()
     }
 
     /// Replaces the fork source (the engine is fresh: nothing to carry over but its settings).

@@ -157,6 +157,13 @@ impl<C: Clock, R: RandomSource, F: ForkSource> GregorianGenerator<C, R, F> {
         self.node.unwrap_or_else(process_node)
     }
 
+    /// Whether [`GregorianGenerator::generate`] takes no lock on this machine: whether its
+    /// 128-bit state word is lock-free (see [`crate::generator::V7Generator::is_lock_free`]:
+    /// x86-64 with `cmpxchg16b`, AArch64, powerpc64le and s390x, not 32-bit ARM or x86).
+    pub fn is_lock_free(&self) -> bool {
+        Engine::<C, F>::is_lock_free()
+    }
+
     /// The rollback allowance in nanoseconds.
     pub fn rollback_allowance_ns(&self) -> u64 {
         self.engine.allowance_ns()

@@ -6,9 +6,13 @@
 //! keeps its state in one 128-bit atomic word (`portable_atomic::AtomicU128`: `cmpxchg16b` on
 //! x86-64, `casp`/LL-SC pairs on AArch64) advanced by compare-and-swap: the last key and, above
 //! it, how far that key ran ahead of the anchor (the clock reading of the last new tick) that
-//! rollback is measured against. No mutex, read-write lock or spin lock is taken on the
-//! generation path. One engine (the private `engine` module) runs that loop for every version;
-//! the versions differ only in how they compute the next key from the last one.
+//! rollback is measured against. No mutex, read-write lock or spin lock of this crate is
+//! taken on the generation path; on targets without a 128-bit compare-and-swap (32-bit ARM
+//! and x86, an x86-64 processor without `cmpxchg16b`) portable-atomic guards the 128-bit word
+//! with a lock of its own, as [`V7Generator::is_lock_free`],
+//! [`GregorianGenerator::is_lock_free`] and [`process_wide_lock_free`] report. One engine (the private `engine` module) runs that
+//! loop for every version; the versions differ only in how they compute the next key from the
+//! last one.
 //! A clock rollback beyond the allowance is declared only on proof: a reading more than the
 //! allowance below one taken before it, however long the thread was descheduled in between.
 //!
@@ -85,6 +89,30 @@ impl RollbackPolicy {
             })),
         }
     }
+}
+
+/// Whether the 64-bit atomics of the generators take no lock: the v7 word, the fork epochs and
+/// the process node are `core::sync::atomic::AtomicU64`, which exists only on targets with
+/// native 64-bit atomic instructions (`target_has_atomic = "64"`: `LDREXD`/`STREXD` on ARMv7,
+/// `CMPXCHG8B` on i686), so this holds wherever the crate builds.
+pub(crate) const ATOMIC_U64_IS_LOCK_FREE: bool = cfg!(target_has_atomic = "64");
+
+/// Whether each process-wide generator takes no lock on this machine, named by the function
+/// it serves: `uuid7` ([`GLOBAL_V7`], on the 64-bit word), `uuid6` and `uuid1` ([`GLOBAL_V6`]
+/// and [`GLOBAL_V1`], on a 128-bit word). See [`V7Generator::is_lock_free`].
+///
+/// # Examples
+/// ```
+/// let report = uuidx_core::generator::process_wide_lock_free();
+/// assert_eq!(report.map(|(name, _)| name), ["uuid7", "uuid6", "uuid1"]);
+/// assert!(report[0].1); // uuid7's 64-bit word is lock-free on every target
+/// ```
+pub fn process_wide_lock_free() -> [(&'static str, bool); 3] {
+    [
+        ("uuid7", GLOBAL_V7.is_lock_free()),
+        ("uuid6", GLOBAL_V6.is_lock_free()),
+        ("uuid1", GLOBAL_V1.is_lock_free()),
+    ]
 }
 
 /// The default rollback allowance: 10 seconds.

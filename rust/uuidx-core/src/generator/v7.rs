@@ -425,6 +425,31 @@ impl<C: Clock, R: RandomSource, F: ForkSource> V7Generator<C, R, F> {
         }
     }
 
+    /// Whether [`V7Generator::generate`] takes no lock on this machine: whether the atomics of
+    /// the state its layout uses do ([`V7Generator::state_bits`]). The 64-bit word is lock-free
+    /// wherever the crate builds. The 128-bit word is lock-free where the processor has a
+    /// 128-bit compare-and-swap (x86-64 with `cmpxchg16b`, detected at run time; AArch64;
+    /// powerpc64le; s390x); elsewhere (32-bit ARM and x86) portable-atomic guards it with one of
+    /// its global seqlocks, and generation stays correct but can wait for another thread.
+    ///
+    /// A layout on the word moves to the 128-bit word for clock readings from 2109-05-15, past
+    /// its window; this answer is for readings before. It covers the state only: the default
+    /// clock and random source take no lock, a caller's own may.
+    ///
+    /// # Examples
+    /// ```
+    /// use uuidx_core::generator::{V7Generator, V7Method, RollbackPolicy};
+    /// let g = V7Generator::new(V7Method::DEFAULT, 10_000_000_000, RollbackPolicy::Reset).unwrap();
+    /// assert!(g.is_lock_free()); // the 64-bit word
+    /// ```
+    pub fn is_lock_free(&self) -> bool {
+        if self.lane.on_the_word() {
+            Word::is_lock_free()
+        } else {
+            Engine::<C, F>::is_lock_free()
+        }
+    }
+
     /// The node id and its width in bits (0 without one).
     pub fn node(&self) -> (u64, u32) {
         (self.node, self.node_bits)

@@ -151,6 +151,11 @@ impl NativeWord {
             fork_seen: AtomicU64::new(0),
         }
     }
+
+    /// Whether these cells take no lock on this machine: they are 64-bit atomics.
+    pub(crate) const fn is_lock_free() -> bool {
+        super::ATOMIC_U64_IS_LOCK_FREE
+    }
 }
 
 impl WordCells for NativeWord {
@@ -213,6 +218,11 @@ impl Word {
         Self {
             cells: NativeWord::new(),
         }
+    }
+
+    /// Whether this word takes no lock on this machine (see [`NativeWord::is_lock_free`]).
+    pub(crate) const fn is_lock_free() -> bool {
+        NativeWord::is_lock_free()
     }
 }
 
