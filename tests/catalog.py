@@ -645,6 +645,7 @@ def _build() -> tuple[Entry, ...]:
                 "node",
                 "node_bits",
                 "shift_ns",
+                "lock_free",
             ),
         ),
     ]
@@ -672,7 +673,9 @@ def _build() -> tuple[Entry, ...]:
                 (ok("system", system), ok("sources", sources), err("clock", *failing)),
                 returns_uuid=True,
             ),
-            *_generator_getters(name, system, ("node", "rollback_allowance_ns", "rollback_policy")),
+            *_generator_getters(
+                name, system, ("node", "rollback_allowance_ns", "rollback_policy", "lock_free")
+            ),
         ]
     # --- uuidx.layout ---------------------------------------------------------------------------
     lay = uuidx.layout

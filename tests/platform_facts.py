@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 from functools import cache
+from typing import Optional
 
 #: PyPy (cpyext): no ``sys.getallocatedblocks``, no ``ctypes.pythonapi``, its own GC.
 PYPY = sys.implementation.name == "pypy"
@@ -91,6 +92,38 @@ def preloadable(library: str) -> bool:
     probe = [sys.executable, "-c", "pass"]
     result = subprocess.run(probe, env=env, capture_output=True, check=False)
     return result.returncode == 0 and not result.stderr
+
+
+@cache
+def compare_and_swap_128() -> Optional[tuple[bool, str]]:
+    """Whether the processor under the suite has a 128-bit compare-and-swap that uuidx's
+    generators use, with the instruction or the reason there is none; ``None`` for a processor
+    the table of docs/platforms.md does not list. A 32-bit interpreter (armv7l, i686, also on a
+    64-bit kernel) has none. On x86-64 Linux the ``cx16`` flag of ``/proc/cpuinfo`` answers;
+    64-bit Windows and Intel macOS require ``cmpxchg16b`` to run at all.
+    """
+    machine = platform.machine().lower()
+    if sys.maxsize <= 2**32:
+        return False, f"a 32-bit interpreter on {machine}: no 128-bit compare-and-swap"
+    if machine in ("x86_64", "amd64"):
+        if sys.platform.startswith("linux"):
+            try:
+                with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
+                    flags = next((line for line in cpuinfo if line.startswith("flags")), "")
+            except OSError:  # no /proc: the flag cannot be read
+                return None
+            has = "cx16" in flags.split()
+            return has, f"x86-64 {'with' if has else 'without'} cmpxchg16b (cx16 in /proc/cpuinfo)"
+        return True, "x86-64 Windows or macOS, which require cmpxchg16b"
+    instructions = {
+        "aarch64": "ldxp/stxp or casp",
+        "arm64": "ldxp/stxp or casp",
+        "ppc64le": "lqarx/stqcx.",
+        "s390x": "cdsg",
+    }
+    if machine in instructions:
+        return True, f"{machine}: {instructions[machine]}"
+    return None
 
 
 #: Why a test that counts what CPython's memory model counts skips on PyPy: its objects have no

@@ -58,6 +58,7 @@ __all__ = [
     "_stand_in_uninstall",
     "_debug_build",
     "_fast_calls",
+    "_lock_free",
     "_short_repr",
     "_uses_gc_new",
     "_uses_int_digits",
@@ -413,6 +414,11 @@ def _uses_gc_new() -> bool: ...
 def _short_repr(obj: object) -> str: ...
 def _debug_build() -> bool: ...
 def _fast_calls() -> Optional[int]: ...
+def _lock_free() -> tuple[tuple[str, bool], ...]:
+    """Whether the process-wide generators take no lock on this machine, by the function each
+    serves: ``(("uuid7", ...), ("uuid6", ...), ("uuid1", ...))`` (see ``V7Generator.lock_free``).
+    """
+
 def _forms() -> tuple[tuple[str, int, str, Literal["lower", "upper", "sensitive"], bool], ...]:
     """The forms of :func:`encode` and :func:`decode`, in their order:
     ``(name, length, alphabet, case, sorts)`` each. ``alphabet`` lists the digits in the order
@@ -463,7 +469,7 @@ class V7Generator:
     nanoseconds) moves every clock reading by that much, as PostgreSQL 18's
     ``uuidv7(interval)`` does. ``V7Generator("postgresql")`` is PostgreSQL 18's ``uuidv7()``
     layout (``"submillisecond"`` with no counter bits). Thread-safe and, with the default
-    sources, lock-free.
+    sources, lock-free where ``lock_free`` says so.
     """
     def __new__(
         cls,
@@ -523,6 +529,15 @@ class V7Generator:
     def shift_ns(self) -> int:
         """How far every clock reading is moved, in nanoseconds (0 without a shift)."""
 
+    @property
+    def lock_free(self) -> bool:
+        """Whether the generator's state takes no lock on this machine: ``True`` for the layouts
+        kept in one 64-bit word on every platform, and for the others where the processor has a
+        128-bit compare-and-swap (x86-64 with ``cmpxchg16b``, ARM64, ppc64le, s390x); ``False``
+        on 32-bit platforms, where a lock inside portable-atomic guards them. ``clock`` and
+        ``random`` callables are Python code, which this does not cover.
+        """
+
 @final
 class V6Generator:
     """A monotonic version 6 generator with its own state (RFC 9562 §5.6, §6.1).
@@ -558,6 +573,14 @@ class V6Generator:
     def rollback_policy(self) -> str:
         """``"reset"`` or ``"error"``."""
 
+    @property
+    def lock_free(self) -> bool:
+        """Whether the generator's 128-bit state takes no lock on this machine: ``True``
+        where the processor has a 128-bit compare-and-swap (x86-64 with
+        ``cmpxchg16b``, ARM64, ppc64le, s390x), ``False`` on 32-bit platforms, where a
+        lock inside portable-atomic guards it.
+        """
+
 @final
 class V1Generator:
     """A monotonic version 1 generator with its own state (RFC 9562 §5.1, §6.1).
@@ -592,6 +615,14 @@ class V1Generator:
     @property
     def rollback_policy(self) -> str:
         """``"reset"`` or ``"error"``."""
+
+    @property
+    def lock_free(self) -> bool:
+        """Whether the generator's 128-bit state takes no lock on this machine: ``True``
+        where the processor has a 128-bit compare-and-swap (x86-64 with
+        ``cmpxchg16b``, ARM64, ppc64le, s390x), ``False`` on 32-bit platforms, where a
+        lock inside portable-atomic guards it.
+        """
 
 # uuidx.arrow (typed more precisely in uuidx/arrow.py)
 

@@ -1,12 +1,13 @@
 //! Independent generators (`V7Generator`, `V6Generator`, `V1Generator`) and the v7 time
-//! helpers. Each class wraps a lock-free `uuidx-core` generator and is `frozen`, so it can be
-//! shared between threads (free-threaded Python included) without any lock. A class holding
+//! helpers. Each class wraps a `uuidx-core` generator (lock-free where its `lock_free` says so)
+//! and is `frozen`, so it can be shared between threads (free-threaded Python included)
+//! without a lock of its own. A class holding
 //! Python callables (`clock=`, `random=`) reports them to the cycle collector and lets it clear
 //! them (`sources::Held`), so a generator in a reference cycle is freed like any object.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
 use uuidx_core::clock::{Clock, Shifted};
 use uuidx_core::generator::{GregorianGenerator, RollbackPolicy, V7Generator as CoreV7, V7Method};
@@ -127,7 +128,7 @@ fn sources(
 /// nanoseconds) moves every clock reading by that much, as PostgreSQL 18's
 /// ``uuidv7(interval)`` does. ``V7Generator("postgresql")`` is PostgreSQL 18's ``uuidv7()``
 /// layout (``"submillisecond"`` with no counter bits). Thread-safe and, with the default
-/// sources, lock-free.
+/// sources, lock-free where ``lock_free`` says so.
 #[pyclass(frozen, weakref, module = "uuidx")]
 pub struct V7Generator {
     /// Boxed: the core generator is 64-byte aligned (its state has a cache line of its own),
@@ -292,6 +293,16 @@ impl V7Generator {
     #[getter]
     fn shift_ns(&self) -> Out<i128> {
         Out(i128::from(self.shift_ns))
+    }
+
+    /// Whether the generator's state takes no lock on this machine: ``True`` for the layouts
+    /// kept in one 64-bit word on every platform, and for the others where the processor has a
+    /// 128-bit compare-and-swap (x86-64 with ``cmpxchg16b``, ARM64, ppc64le, s390x); ``False``
+    /// on 32-bit platforms, where a lock inside portable-atomic guards them. ``clock`` and
+    /// ``random`` callables are Python code, which this does not cover.
+    #[getter]
+    fn lock_free(&self) -> bool {
+        with_core!(&*self.inner, g => g.is_lock_free())
     }
 
     fn __repr__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
@@ -494,6 +505,15 @@ macro_rules! gregorian_class {
                 Out(with_core!(&*self.inner, g => g.policy()).name())
             }
 
+            /// Whether the generator's 128-bit state takes no lock on this machine: ``True``
+            /// where the processor has a 128-bit compare-and-swap (x86-64 with
+            /// ``cmpxchg16b``, ARM64, ppc64le, s390x), ``False`` on 32-bit platforms, where a
+            /// lock inside portable-atomic guards it.
+            #[getter]
+            fn lock_free(&self) -> bool {
+                with_core!(&*self.inner, g => g.is_lock_free())
+            }
+
             fn __repr__<'py>(
                 &self,
                 py: Python<'py>,
@@ -558,6 +578,13 @@ pub fn max_uuid7_ns<'py>(unix_ns: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyA
     )
 }
 
+/// Whether the process-wide generators take no lock on this machine, by the function each
+/// serves: ``(("uuid7", ...), ("uuid6", ...), ("uuid1", ...))`` (see ``V7Generator.lock_free``).
+#[pyfunction]
+fn _lock_free(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    PyTuple::new(py, uuidx_core::generator::process_wide_lock_free())
+}
+
 /// Adds the classes and time helpers to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<V7Generator>()?;
@@ -567,5 +594,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(v7_generator_fields, m)?)?;
     m.add_function(wrap_pyfunction!(min_uuid7_ns, m)?)?;
     m.add_function(wrap_pyfunction!(max_uuid7_ns, m)?)?;
+    m.add_function(wrap_pyfunction!(_lock_free, m)?)?;
     Ok(())
 }
