@@ -26,10 +26,16 @@ LABELS = {
     "manylinux-x86_64": "Linux x86_64, glibc 2.17+",
     "manylinux-aarch64": "Linux aarch64, glibc 2.17+",
     "musllinux-x86_64": "Linux x86_64, musl 1.2+",
+    "manylinux-armv7l": "Linux armv7l (hard float), glibc 2.17+",
+    "manylinux-i686": "Linux i686, glibc 2.17+",
+    "manylinux-ppc64le": "Linux ppc64le, glibc 2.17+",
+    "manylinux-s390x": "Linux s390x, glibc 2.17+",
+    "musllinux-aarch64": "Linux aarch64, musl 1.2+",
     "pypy-manylinux-x86_64": "Linux x86_64, glibc 2.17+",
     "macos-x86_64": "macOS x86_64, 10.12+",
     "macos-arm64": "macOS arm64, 11+",
     "windows-x64": "Windows x64",
+    "windows-arm64": "Windows arm64",
 }
 
 

@@ -239,8 +239,8 @@ def main() -> int:
     # 3. tests
     for job in release.test_jobs():
         name = job["name"]
-        if job["container"]:
-            continue  # the musllinux jobs: below
+        if job["container"] or "arch" in job:
+            continue  # the musllinux and emulated jobs: below
         if job["runner"] != "ubuntu-24.04":
             continue  # named with their platform below
         if job["python"].endswith("t"):
@@ -275,12 +275,41 @@ def main() -> int:
         env=dict(os.environ, PLATFORM_WHEEL=str(musl)),
         junit=REPO / "target/platforms/musl/junit.xml",
     )
-    for name in ("manylinux-aarch64", "musllinux-x86_64"):
+    # The wheels of CPUs no runner has: release.yml's test-emulated command for CPython 3.11
+    # (ci/platform-linux ARCH test, Debian bookworm's CPython of that CPU in a sysroot).
+    for job in release.test_matrix("tests-emulated", release.test_jobs()):
+        if job["interpreter"] != "3.11":
+            continue
+        arch = job["arch"]
+        r.run(
+            f"test {job['name']}: Debian bookworm's {arch} CPython 3.11 (make test-{arch})",
+            [
+                str(REPO / "ci/test-emulated"),
+                job["platform"],
+                arch,
+                "3.11",
+                str(dist),
+                str(OUT / f"emulated-{arch}"),
+            ],
+            junit=REPO / f"target/platforms/{arch}/junit.xml",
+        )
+    for name in (
+        "manylinux-aarch64",
+        "musllinux-x86_64",
+        "musllinux-aarch64",
+        *release.EMULATED_ARCH,
+    ):
         for interpreter in release.BY_NAME[name].interpreters:
-            if interpreter != "3.11":
+            if interpreter != "3.11" or name == "musllinux-aarch64":
                 file = release.wheel_name(release.BY_NAME[name], interpreter, version)
-                where = "the arm64 runner" if "aarch64" in name else "CPython's Alpine image"
-                r.note(f"test {file}", f"no such interpreter here: release.yml tests it on {where}")
+                where = (
+                    "in CPython's Debian image of its CPU, under qemu-user"
+                    if name in release.EMULATED_ARCH
+                    else "on the arm64 runner"
+                    if name == "manylinux-aarch64"
+                    else "in CPython's Alpine image"
+                )
+                r.note(f"test {file}", f"no such interpreter here: release.yml tests it ({where})")
 
     # 4. ci.yml's Linux x86_64 jobs
     if os.environ.get("REHEARSAL_CI", "1") == "1":

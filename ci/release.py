@@ -4,12 +4,12 @@ This module is the one description of the release: ``.github/workflows/release.y
 for its build matrix and calls it to build and to check, and so do ``make wheels``, the
 platform scripts (``ci/platform-*``) and ``make release-rehearsal`` here::
 
-    python ci/release.py matrix builds|tests|tests-musl|here
+    python ci/release.py matrix builds|tests|tests-musl|tests-emulated|here
         release.yml's build or test jobs as JSON, for its matrices (``here``: the platforms this
         machine builds, one per line).
-    python ci/release.py select PLATFORM DIST
+    python ci/release.py select PLATFORM DIST [--interpreter X.Y]
         Run by the interpreter under test: the file of DIST it installs (its wheel of PLATFORM,
-        or the sdist).
+        or the sdist); ``--interpreter``: that interpreter's wheel (an emulated one's).
     python ci/release.py expected [PLATFORM...]
         The exact file names the release publishes (or those of PLATFORMs), one per line.
     python ci/release.py build PLATFORM --out DIR [--interpreters X.Y ...] [--profile P]
@@ -35,7 +35,9 @@ platform scripts (``ci/platform-*``) and ``make release-rehearsal`` here::
         release must then have a date in CHANGELOG.md.
 
 PLATFORMs: ``manylinux-x86_64``, ``manylinux-aarch64``, ``musllinux-x86_64``,
-``pypy-manylinux-x86_64``, ``macos-x86_64``, ``macos-arm64``, ``windows-x64``, ``sdist``.
+``manylinux-armv7l``, ``manylinux-i686``, ``manylinux-ppc64le``, ``manylinux-s390x``,
+``musllinux-aarch64``, ``pypy-manylinux-x86_64``, ``macos-x86_64``, ``macos-arm64``,
+``windows-x64``, ``windows-arm64``, ``sdist``.
 """
 
 from __future__ import annotations
@@ -140,6 +142,55 @@ PLATFORMS = (
         zig=True,
         compatibility="musllinux_1_2",
     ),
+    # Linux on ARMv7, x86 (32-bit), POWER (little-endian) and IBM Z (big-endian), and musl on
+    # aarch64: cross-compiled by zig from an x86_64 runner (musl aarch64 from the arm64 runner,
+    # whose Alpine containers test it), from maturin's bundled sysconfig data, which has no
+    # free-threaded build.
+    Platform(
+        "manylinux-armv7l",
+        "ubuntu-24.04",
+        "armv7-unknown-linux-gnueabihf",
+        "manylinux2014_armv7l.manylinux_2_17_armv7l",
+        CPYTHON,
+        zig=True,
+        compatibility="manylinux2014",
+    ),
+    Platform(
+        "manylinux-i686",
+        "ubuntu-24.04",
+        "i686-unknown-linux-gnu",
+        "manylinux2014_i686.manylinux_2_17_i686",
+        CPYTHON,
+        zig=True,
+        compatibility="manylinux2014",
+    ),
+    Platform(
+        "manylinux-ppc64le",
+        "ubuntu-24.04",
+        "powerpc64le-unknown-linux-gnu",
+        "manylinux2014_ppc64le.manylinux_2_17_ppc64le",
+        CPYTHON,
+        zig=True,
+        compatibility="manylinux2014",
+    ),
+    Platform(
+        "manylinux-s390x",
+        "ubuntu-24.04",
+        "s390x-unknown-linux-gnu",
+        "manylinux2014_s390x.manylinux_2_17_s390x",
+        CPYTHON,
+        zig=True,
+        compatibility="manylinux2014",
+    ),
+    Platform(
+        "musllinux-aarch64",
+        "ubuntu-24.04-arm",
+        "aarch64-unknown-linux-musl",
+        "musllinux_1_2_aarch64",
+        CPYTHON,
+        zig=True,
+        compatibility="musllinux_1_2",
+    ),
     Platform(
         "pypy-manylinux-x86_64",
         "ubuntu-24.04",
@@ -174,6 +225,17 @@ PLATFORMS = (
         "win_amd64",
         CPYTHON + FREE_THREADED,
         not_here="no MSVC linker here (make test-windows builds the same code with mingw-w64)",
+    ),
+    # Windows on ARM: python.org's first ARM64 build is CPython 3.11 (setup-python has none
+    # older), so 3.9 and 3.10 have no interpreter to build with, to test on, or to install into.
+    Platform(
+        "windows-arm64",
+        "windows-11-arm",
+        "aarch64-pc-windows-msvc",
+        "win_arm64",
+        tuple(i for i in CPYTHON if i not in ("3.9", "3.10")) + FREE_THREADED,
+        not_here="no MSVC linker here (make wheel-windows-arm64 links the same code with zig's "
+        "llvm-mingw for aarch64-pc-windows-gnullvm)",
     ),
 )
 BY_NAME = {p.name: p for p in PLATFORMS}
@@ -231,6 +293,67 @@ TESTING = (
     ),
     Testing("musllinux-x86_64", _CP, HOSTED, "CPython's Alpine images on the hosted runner"),
     Testing(
+        "manylinux-armv7l",
+        ("3.11",),
+        EMULATED,
+        "qemu-user, Debian bookworm's armhf CPython 3.11: a named subset (make test-armv7l)",
+    ),
+    Testing(
+        "manylinux-armv7l",
+        _CP,
+        HOSTED,
+        "an import and a named subset in CPython's Debian image for linux/arm/v7 under "
+        "qemu-user on the hosted x86_64 runner (ci/test-emulated)",
+    ),
+    Testing(
+        "manylinux-i686",
+        ("3.11",),
+        NATIVE,
+        "Debian bookworm's i386 CPython 3.11, a 32-bit process on the x86_64 kernel (no "
+        "emulation): a named subset (make test-i686)",
+    ),
+    Testing(
+        "manylinux-i686",
+        _CP,
+        HOSTED,
+        "an import and a named subset in CPython's Debian image for linux/386 on the hosted "
+        "x86_64 runner (ci/test-emulated)",
+    ),
+    Testing(
+        "manylinux-ppc64le",
+        ("3.11",),
+        EMULATED,
+        "qemu-user, Debian bookworm's ppc64el CPython 3.11: a named subset (make test-ppc64le)",
+    ),
+    Testing(
+        "manylinux-ppc64le",
+        _CP,
+        HOSTED,
+        "an import and a named subset in CPython's Debian image for linux/ppc64le under "
+        "qemu-user on the hosted x86_64 runner (ci/test-emulated)",
+    ),
+    Testing(
+        "manylinux-s390x",
+        ("3.11",),
+        EMULATED,
+        "qemu-user, Debian bookworm's s390x CPython 3.11 (big-endian): the whole suite "
+        "(make test-s390x)",
+    ),
+    Testing(
+        "manylinux-s390x",
+        _CP,
+        HOSTED,
+        "an import and a named subset in CPython's Debian image for linux/s390x under "
+        "qemu-user on the hosted x86_64 runner (ci/test-emulated)",
+    ),
+    Testing(
+        "musllinux-aarch64",
+        CPYTHON,
+        HOSTED,
+        "CPython's Alpine images on the hosted arm64 runner; built here by zig (make "
+        "wheel-musl-aarch64), policy-checked (NEEDED, no versioned symbol)",
+    ),
+    Testing(
         "pypy-manylinux-x86_64",
         ("pp73",),
         NATIVE,
@@ -261,6 +384,14 @@ TESTING = (
         "clippy for x86_64-pc-windows-msvc (make lint-targets); the same code built with "
         "mingw-w64 runs a named subset under Wine (make test-windows), which is not the MSVC "
         "wheel; built and tested on the hosted runner",
+    ),
+    Testing(
+        "windows-arm64",
+        tuple(i for i in CPYTHON if i not in ("3.9", "3.10")) + FREE_THREADED,
+        COMPILED,
+        "the same code linked here for aarch64-pc-windows-gnullvm by zig's clang and lld "
+        "(llvm-mingw's ABI; make wheel-windows-arm64), which is not the MSVC wheel and is not "
+        "run; built and tested on the hosted windows-11-arm runner",
     ),
 )
 ALL_NAMES = [p.name for p in PLATFORMS] + ["sdist"]
@@ -441,7 +572,7 @@ def extension_name(platform: Platform, interpreter: str) -> str:
         return f"_core.pypy311-{interpreter}-x86_64-linux-gnu.so"
     digits = abi[2:]  # "314t"
     if platform.target.endswith("windows-msvc"):
-        return f"_core.cp{digits}-win_amd64.pyd"
+        return f"_core.cp{digits}-{platform.tag}.pyd"
     if platform.target.endswith("apple-darwin"):
         return f"_core.cpython-{digits}-darwin.so"
     arch, _, rest = platform.target.partition("-unknown-")
@@ -449,6 +580,12 @@ def extension_name(platform: Platform, interpreter: str) -> str:
     # CPython 3.9 or 3.10 loads `-linux-gnu.so` files.
     minor = int(digits.rstrip("t")[1:])  # "310" -> 10
     libc = "linux-musl" if rest.endswith("musl") and minor >= 11 else "linux-gnu"
+    # Debian's multiarch triplet, which CPython's configure names the extension suffix after
+    # (`arm-linux-gnueabihf`, `i386-linux-gnu`).
+    if arch == "armv7":
+        arch, libc = "arm", "linux-gnueabihf"
+    elif arch == "i686":
+        arch = "i386"
     return f"_core.cpython-{digits}-{arch}-{libc}.so"
 
 
@@ -759,15 +896,15 @@ def running_interpreter() -> str:
     return f"{sys.version_info[0]}.{sys.version_info[1]}{threaded}"
 
 
-def select(platform_name: str, dist: Path) -> int:
-    """Print the file of ``dist`` that the running interpreter installs for ``platform_name``:
-    its wheel, or the sdist."""
+def select(platform_name: str, dist: Path, interpreter: Optional[str] = None) -> int:
+    """Print the file of ``dist`` that the running interpreter (or ``interpreter``: "3.12")
+    installs for ``platform_name``: its wheel, or the sdist."""
     version = crate_version()
     if platform_name == "sdist":
         name = sdist_name(version)
     else:
         platform = BY_NAME[platform_name]
-        interpreter = running_interpreter()
+        interpreter = interpreter or running_interpreter()
         if interpreter not in platform.interpreters:
             print(
                 f"ci/release.py select: {platform.name} has no wheel for {interpreter}",
@@ -842,13 +979,33 @@ MIMALLOC = "3.13"
 MUSL_IMAGE = "python:{}-alpine"
 
 
+# The Linux wheels of CPUs the hosted runners do not have, by the architecture name of
+# ``ci/platform-linux ARCH``: tested on the x86_64 runner by ``ci/test-emulated`` under qemu-user
+# (i686 without it: a 32-bit process on the x86_64 kernel), whose harness needs a CPython 3.11
+# of the runner's own (HARNESS_PYTHON) for its tools.
+EMULATED_ARCH = {
+    "manylinux-armv7l": "armv7l",
+    "manylinux-i686": "i686",
+    "manylinux-ppc64le": "ppc64le",
+    "manylinux-s390x": "s390x",
+}
+HARNESS_PYTHON = "3.11"
+
+
 def test_jobs() -> list[dict[str, str]]:
     """release.yml's test jobs: every wheel on an interpreter of its own ABI, on its own
-    platform (the musllinux wheels in an Alpine container), and the sdist built from source."""
+    platform (the musllinux wheels in an Alpine container; the EMULATED_ARCH ones under
+    qemu-user, ``arch`` set), and the sdist built from source."""
     jobs = []
     for p in PLATFORMS:
         for interpreter in p.interpreters:
             job = {"name": f"{p.name} {interpreter}", "platform": p.name, "runner": p.runner}
+            job["interpreter"] = interpreter
+            if p.name in EMULATED_ARCH:
+                job.update(python=HARNESS_PYTHON, pythonmalloc="", container="")
+                job["arch"] = EMULATED_ARCH[p.name]
+                jobs.append(job)
+                continue
             job["python"] = setup_python((interpreter,))
             # CPython 3.13's tests run under mimalloc, the allocator of the free-threaded builds.
             job["pythonmalloc"] = "mimalloc" if interpreter == MIMALLOC else ""
@@ -861,6 +1018,7 @@ def test_jobs() -> list[dict[str, str]]:
             "runner": "ubuntu-24.04",
             "python": "3.13",
             "container": "",
+            "interpreter": "3.13",
         }
     )
     return jobs
@@ -870,19 +1028,25 @@ def plan() -> None:
     """release.yml's plan job: its outputs, one ``name=json`` line each (``$GITHUB_OUTPUT``)."""
     tests = test_jobs()
     print("builds=" + json.dumps({"include": build_jobs()}))
-    print("tests=" + json.dumps({"include": [j for j in tests if not j["container"]]}))
-    print("tests-musl=" + json.dumps({"include": [j for j in tests if j["container"]]}))
+    for kind in ("tests", "tests-musl", "tests-emulated"):
+        print(f"{kind}=" + json.dumps({"include": test_matrix(kind, tests)}))
+
+
+def test_matrix(kind: str, tests: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The test jobs of one of release.yml's test matrices: ``tests`` (on the runner's own
+    interpreter), ``tests-musl`` (in a container), ``tests-emulated`` (under qemu-user)."""
+    if kind == "tests-musl":
+        return [j for j in tests if j["container"]]
+    if kind == "tests-emulated":
+        return [j for j in tests if "arch" in j]
+    return [j for j in tests if not j["container"] and "arch" not in j]
 
 
 def matrix(kind: str) -> None:
     if kind == "here":
         print("\n".join(p.name for p in PLATFORMS if not p.not_here))
         return
-    jobs = build_jobs() if kind == "builds" else test_jobs()
-    if kind == "tests-musl":
-        jobs = [j for j in test_jobs() if j["container"]]
-    elif kind == "tests":
-        jobs = [j for j in jobs if not j["container"]]
+    jobs = build_jobs() if kind == "builds" else test_matrix(kind, test_jobs())
     print(json.dumps({"include": jobs}))
 
 
@@ -890,11 +1054,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("matrix")
-    m.add_argument("kind", choices=["builds", "tests", "tests-musl", "here"])
+    m.add_argument("kind", choices=["builds", "tests", "tests-musl", "tests-emulated", "here"])
     sub.add_parser("plan")
     se = sub.add_parser("select")
     se.add_argument("platform", choices=ALL_NAMES)
     se.add_argument("dist", type=Path)
+    se.add_argument("--interpreter", help="that interpreter's file (3.12), not the running one's")
     e = sub.add_parser("expected")
     e.add_argument("platforms", nargs="*", choices=ALL_NAMES + [[]], default=[])
     b = sub.add_parser("build")
@@ -940,7 +1105,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         plan()
         return 0
     if args.command == "select":
-        return select(args.platform, args.dist)
+        return select(args.platform, args.dist, args.interpreter)
     if args.command == "expected":
         print("\n".join(expected(args.platforms or ALL_NAMES, crate_version())))
         return 0

@@ -36,15 +36,33 @@ def test_every_wheel_of_the_release_has_a_build_job_and_a_test_job() -> None:
         if job["platform"] == "sdist":
             continue
         platform = release.BY_NAME[job["platform"]]
-        m = re.fullmatch(r"pypy3\.11-v([\d.]+)", job["python"])
-        interpreter = (
-            next(a for a, (r, _) in release.PYPY.items() if r == m.group(1)) if m else job["python"]
-        )
+        interpreter = job["interpreter"]
+        if "arch" in job:  # under qemu-user: the runner's python runs the harness only
+            assert job["python"] == release.HARNESS_PYTHON, job
+        else:  # the runner's python is the interpreter under test
+            m = re.fullmatch(r"pypy3\.11-v([\d.]+)", job["python"])
+            abi = next(a for a, (r, _) in release.PYPY.items() if r == m.group(1)) if m else None
+            assert (abi or job["python"]) == interpreter, job
         tested.add(release.wheel_name(platform, interpreter, VERSION))
         assert job["runner"] == platform.runner, job
     assert built == wheels
     assert tested == wheels
     assert {"sdist"} <= {j["platform"] for j in release.test_jobs()}
+
+
+def test_each_test_job_is_in_exactly_one_of_release_yml_test_matrices() -> None:
+    """release.yml runs three test jobs (on the runner's interpreter, in an Alpine container,
+    under qemu-user): a test job in none of their matrices, or in two, is run never or twice;
+    and each matrix is one that release.yml reads from the plan."""
+    jobs = release.test_jobs()
+    kinds = ("tests", "tests-musl", "tests-emulated")
+    placed = [j["name"] for kind in kinds for j in release.test_matrix(kind, jobs)]
+    assert sorted(placed) == sorted(j["name"] for j in jobs)
+    emulated = {j["platform"] for j in release.test_matrix("tests-emulated", jobs)}
+    assert emulated == set(release.EMULATED_ARCH)
+    workflow = (REPO / ".github/workflows/release.yml").read_text()
+    for kind in kinds:
+        assert f"fromJSON(needs.plan.outputs.{kind})" in workflow, kind
 
 
 def test_free_threaded_builds_never_share_a_setup_python_call() -> None:
@@ -214,6 +232,12 @@ def test_the_hosted_runners_of_the_release_all_run_ci() -> None:
         ("manylinux-aarch64", "3.14t", "_core.cpython-314t-aarch64-linux-gnu.so"),
         ("pypy-manylinux-x86_64", "pp80", "_core.pypy311-pp80-x86_64-linux-gnu.so"),
         ("windows-x64", "3.15t", "_core.cp315t-win_amd64.pyd"),
+        ("windows-arm64", "3.14t", "_core.cp314t-win_arm64.pyd"),
+        ("manylinux-armv7l", "3.11", "_core.cpython-311-arm-linux-gnueabihf.so"),
+        ("manylinux-i686", "3.12", "_core.cpython-312-i386-linux-gnu.so"),
+        ("manylinux-ppc64le", "3.13", "_core.cpython-313-powerpc64le-linux-gnu.so"),
+        ("manylinux-s390x", "3.9", "_core.cpython-39-s390x-linux-gnu.so"),
+        ("musllinux-aarch64", "3.11", "_core.cpython-311-aarch64-linux-musl.so"),
         ("macos-arm64", "3.12", "_core.cpython-312-darwin.so"),
     ],
 )

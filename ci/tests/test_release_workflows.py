@@ -79,7 +79,15 @@ def test_publish_waits_for_every_gate() -> None:
     ci.yml, which release.yml calls as a job; and it publishes with attestations."""
     release = load("release.yml")
     publish = release["jobs"]["publish"]
-    assert set(publish["needs"]) == {"version", "build", "test", "test-musl", "expected", "ci"}
+    assert set(publish["needs"]) == {
+        "version",
+        "build",
+        "test",
+        "test-musl",
+        "test-emulated",
+        "expected",
+        "ci",
+    }
     assert release["jobs"]["ci"]["uses"] == "$/.github/workflows/ci.yml"
     assert "workflow_call" in load("ci.yml")["on"]
     assert (
