@@ -20,6 +20,7 @@ CARGO ?= cargo
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-rust-instructions bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
 	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64 \
+	wheel-armv7l wheel-i686 wheel-ppc64le wheel-s390x wheel-musl-aarch64 wheel-windows-arm64 \
 	wheel-pypy test-pypy platforms-report release-rehearsal
 
 help: ## List the targets
@@ -62,6 +63,32 @@ wheel-aarch64: ## The manylinux2014 aarch64 wheel (maturin --zig, release) into 
 
 test-aarch64: ## The aarch64 wheel under qemu-user (arm64 CPython 3.11): a pytest subset on both 128-bit CAS paths, cargo test of the core
 	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-aarch64 test
+
+# The release's wheels of other CPUs, for CPython 3.11, built here as release.yml builds them
+# (ci/platform-wheel: ci/release-build, maturin --zig, release profile) into
+# target/platforms/<arch>/dist/ and checked by ci/release-check (auditwheel's manylinux2014
+# policy; for musl, NEEDED and symbol versions). make test-<arch> tests the Linux ones.
+# RELEASE_PROFILE=fast: a trial build (release without fat LTO).
+wheel-armv7l: ## The manylinux2014 armv7l wheel (cp311, zig) into target/platforms/armv7l/dist/, policy-checked
+	ci/platform-wheel manylinux-armv7l armv7l
+
+wheel-i686: ## The manylinux2014 i686 wheel (cp311, zig) into target/platforms/i686/dist/, policy-checked
+	ci/platform-wheel manylinux-i686 i686
+
+wheel-ppc64le: ## The manylinux2014 ppc64le wheel (cp311, zig) into target/platforms/ppc64le/dist/, policy-checked
+	ci/platform-wheel manylinux-ppc64le ppc64le
+
+wheel-s390x: ## The manylinux2014 s390x wheel (cp311, zig) into target/platforms/s390x/dist/, policy-checked
+	ci/platform-wheel manylinux-s390x s390x
+
+wheel-musl-aarch64: ## The musllinux_1_2 aarch64 wheel (cp311, zig) into target/platforms/musl-aarch64/dist/, policy-checked
+	ci/platform-wheel musllinux-aarch64 musl-aarch64
+
+# Windows arm64: the release links it with MSVC on the windows-11-arm runner; here the same code
+# is linked for aarch64-pc-windows-gnullvm by zig (llvm-mingw's ABI), a check that it links,
+# never published nor run.
+wheel-windows-arm64: ## Windows arm64 wheel (cp311, zig for aarch64-pc-windows-gnullvm) into target/platforms/windows-arm64/dist/, imports checked
+	ci/platform-wheel windows-arm64 windows-arm64
 
 # MATRIX_VERSIONS: the X.Y versions of `make test-wheels` and `make test-matrix` (default: all,
 # 3.9 to 3.15).
