@@ -2,10 +2,11 @@
 
 1. **Builds**, by the workflow's own jobs (``ci/hosted.py`` runs them from release.yml as a
    hosted Ubuntu x86_64 runner would): the plan and version jobs, then each build job that runs
-   on that runner: the manylinux and musllinux x86_64 wheels of CPython 3.9-3.15, the sdist,
-   and each PyPy wheel in the Debian root that packages its PyPy (the job's setup-python gives
-   that PyPy there). The manylinux aarch64 job runs on an arm64 runner: its command
-   (``ci/release-build``) runs here, cross-compiling with zig. What cannot be built here is
+   on that runner: the manylinux and musllinux x86_64 wheels of CPython 3.9-3.15, the manylinux
+   armv7l, i686, ppc64le and s390x ones (zig), the sdist, and each PyPy wheel in the Debian root
+   that packages its PyPy (the job's setup-python gives that PyPy there). The manylinux and
+   musllinux aarch64 jobs run on an arm64 runner: their command (``ci/release-build``) runs
+   here, cross-compiling with zig. What cannot be built here is
    named: the free-threaded wheels (no free-threaded interpreter), macOS and Windows (no Apple
    or MSVC linker; ``make lint-targets`` compile-checks both, ``make test-windows`` builds the
    same code with mingw-w64 and tests it under Wine).
@@ -16,8 +17,10 @@
    (the manylinux x86_64 wheels on pyenv's CPython 3.9-3.13 and Debian sid's 3.14 and 3.15, the
    PyPy wheels on their PyPy, the sdist); the sdist built again with no network (cargo
    offline, no index); the aarch64 wheel of CPython 3.11 under qemu-user (``make test-aarch64``),
-   the musllinux one on a musl CPython 3.11 (``make test-musl``): the whole suite where it fits,
-   a named subset under emulation.
+   the musllinux one on a musl CPython 3.11 (``make test-musl``), the armv7l, i686, ppc64le and
+   s390x ones of CPython 3.11 by release.yml's test-emulated command (``ci/test-emulated``, which
+   runs ``ci/platform-linux ARCH test``): the whole suite where it fits, a named subset under
+   emulation.
 4. **ci.yml's Linux x86_64 jobs**, run from the workflow file: lint, cargo test, and pytest on
    every interpreter here (REHEARSAL_CI=0 leaves them out).
 
