@@ -75,7 +75,7 @@ wheel-armv7l: ## The manylinux2014 armv7l wheel (cp311, zig) into target/platfor
 wheel-i686: ## The manylinux2014 i686 wheel (cp311, zig) into target/platforms/i686/dist/, policy-checked
 	ci/platform-wheel manylinux-i686 i686
 
-wheel-ppc64le: ## The manylinux_2_19 ppc64le wheel (cp311, zig) into target/platforms/ppc64le/dist/, policy-checked
+wheel-ppc64le: ## The manylinux_2_24 ppc64le wheel (cp311, zig) into target/platforms/ppc64le/dist/, policy-checked
 	ci/platform-wheel manylinux-ppc64le ppc64le
 
 wheel-s390x: ## The manylinux2014 s390x wheel (cp311, zig) into target/platforms/s390x/dist/, policy-checked

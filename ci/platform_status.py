@@ -28,7 +28,7 @@ LABELS = {
     "musllinux-x86_64": "Linux x86_64, musl 1.2+",
     "manylinux-armv7l": "Linux armv7l (hard float), glibc 2.17+",
     "manylinux-i686": "Linux i686, glibc 2.17+",
-    "manylinux-ppc64le": "Linux ppc64le, glibc 2.19+",
+    "manylinux-ppc64le": "Linux ppc64le, glibc 2.24+",
     "manylinux-s390x": "Linux s390x, glibc 2.17+",
     "musllinux-aarch64": "Linux aarch64, musl 1.2+",
     "pypy-manylinux-x86_64": "Linux x86_64, glibc 2.17+",

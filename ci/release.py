@@ -103,7 +103,6 @@ class Platform:
     # The interpreters that only the hosted runners can build (no such interpreter here).
     hosted_only: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()
-    maturin_args: tuple[str, ...] = ()  # more options of maturin build
 
     @property
     def strip(self) -> bool:
@@ -166,18 +165,16 @@ PLATFORMS = (
         compatibility="manylinux2014",
     ),
     # zig's oldest glibc for POWER little-endian is 2.19 (glibc's own port came in 2.19; 2.17's
-    # was RHEL 7's backport): the name says 2.19, which auditwheel may find older than needed.
-    # auditwheel has no 2.19 policy, so maturin's own check of it is skipped: `check` runs
-    # auditwheel on the wheel and refuses it if it needs a glibc newer than its name says.
+    # was RHEL 7's backport), and Rust's standard library then needs GLIBC_2.18: auditwheel's
+    # first policy above 2.17 that holds it is manylinux_2_24.
     Platform(
         "manylinux-ppc64le",
         "ubuntu-24.04",
         "powerpc64le-unknown-linux-gnu",
-        "manylinux_2_19_ppc64le",
+        "manylinux_2_24_ppc64le",
         CPYTHON,
         zig=True,
-        compatibility="manylinux_2_19",
-        maturin_args=("--auditwheel", "skip"),
+        compatibility="manylinux_2_24",
     ),
     Platform(
         "manylinux-s390x",
@@ -515,7 +512,6 @@ def build(platform_name: str, out: Path, interpreters: Optional[list[str]], prof
         cmd.append("--zig")
     if platform.compatibility:
         cmd += ["--compatibility", platform.compatibility]
-    cmd += platform.maturin_args
     cmd += ["-i", *[maturin_interpreter(platform, i) for i in chosen]]
     env = dict(os.environ, **dict(platform.env))
     print("ci/release.py build:", " ".join(cmd), flush=True)
@@ -597,21 +593,6 @@ def extension_name(platform: Platform, interpreter: str) -> str:
     return f"_core.cpython-{digits}-{arch}-{libc}.so"
 
 
-def glibc_covers(tag: str, policy: str) -> bool:
-    """Whether the manylinux tag of a wheel's name asks for a glibc at least as new as the
-    ``policy`` auditwheel found it consistent with, on the same CPU: the name then promises no
-    more than the wheel keeps (``manylinux_2_19_ppc64le`` for a wheel that needs only 2.17)."""
-
-    def parse(name: str) -> Optional[tuple[int, str]]:
-        name = name.replace("manylinux2014_", "manylinux_2_17_")
-        m = re.fullmatch(r"manylinux_2_(\d+)_(\w+)", name)
-        return (int(m.group(1)), m.group(2)) if m else None
-
-    found = parse(policy)
-    named = [p for p in map(parse, tag.split(".")) if p is not None]
-    return found is not None and any(n[1] == found[1] and n[0] >= found[0] for n in named)
-
-
 def auditwheel_policy(wheel: Path) -> str:
     """The platform tag ``auditwheel show`` finds the wheel consistent with."""
     proc = subprocess.run(
@@ -620,10 +601,17 @@ def auditwheel_policy(wheel: Path) -> str:
         text=True,
         check=False,
     )
-    m = re.search(r'consistent with the\s+following platform tag:\s+"([^"]+)"', proc.stdout)
-    if proc.returncode != 0 or not m:
+    tag = auditwheel_tag(proc.stdout)
+    if proc.returncode != 0 or tag is None:
         raise ValueError(f"auditwheel show failed: {proc.stdout}{proc.stderr}".strip())
-    return m.group(1)
+    return tag
+
+
+def auditwheel_tag(report: str) -> Optional[str]:
+    """The tag of ``auditwheel show``'s report, whose sentence it wraps wherever the wheel's
+    name ends ("is consistent with\\nthe following platform tag")."""
+    m = re.search(r'consistent\s+with\s+the\s+following\s+platform\s+tag:\s+"([^"]+)"', report)
+    return m.group(1) if m else None
 
 
 # The ELF machines of the musllinux wheels, by their platform tag's name.
@@ -756,7 +744,7 @@ def check_wheel(
         except ValueError as exc:
             problems.add(where, str(exc))
         else:
-            if policy not in platform.tag.split(".") and not glibc_covers(platform.tag, policy):
+            if policy not in platform.tag.split("."):
                 problems.add(
                     where, f"auditwheel: consistent with {policy}, the name says {platform.tag}"
                 )

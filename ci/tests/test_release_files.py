@@ -224,24 +224,18 @@ def test_the_hosted_runners_of_the_release_all_run_ci() -> None:
 
 
 @pytest.mark.parametrize(
-    ("tag", "policy", "covered"),
+    "report",
     [
-        ("manylinux_2_19_ppc64le", "manylinux_2_17_ppc64le", True),
-        ("manylinux_2_19_ppc64le", "manylinux_2_19_ppc64le", True),
-        ("manylinux2014_i686.manylinux_2_17_i686", "manylinux_2_17_i686", True),
-        ("manylinux2014_i686.manylinux_2_17_i686", "manylinux_2_28_i686", False),
-        ("manylinux_2_19_ppc64le", "manylinux_2_17_s390x", False),
-        ("manylinux_2_19_ppc64le", "linux_ppc64le", False),
+        "uuidx-0.1.0-cp311-cp311-manylinux_2_19_ppc64le.whl is consistent with\nthe following "
+        'platform tag: "manylinux_2_24_ppc64le".\n',
+        "uuidx-0.1.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl is\nconsistent "
+        'with the following platform tag:\n"manylinux_2_24_ppc64le".\n',
     ],
 )
-def test_a_wheels_name_may_ask_for_a_newer_glibc_than_it_needs_never_an_older(
-    tag: str, policy: str, covered: bool
-) -> None:
-    """zig links ppc64le against glibc 2.19 at the oldest, so its wheel is named 2.19, though
-    auditwheel may find it needs only 2.17: the check accepts a name asking for more than the
-    wheel needs, and refuses one asking for less (an i686 wheel needing 2.28 named 2.17) or for
-    another CPU."""
-    assert release.glibc_covers(tag, policy) is covered
+def test_auditwheels_tag_is_read_wherever_it_wraps_its_sentence(report: str) -> None:
+    """auditwheel wraps its sentence where the wheel's name ends: the ppc64le wheel's report
+    broke between "with" and "the", and the check called auditwheel failed."""
+    assert release.auditwheel_tag(report) == "manylinux_2_24_ppc64le"
 
 
 @pytest.mark.parametrize(
