@@ -1,0 +1,208 @@
+# shellcheck shell=bash
+# ci/platform-linux.sh: what ci/platform-aarch64 and ci/platform-linux share, sourced by them
+# after ci/steps.sh. A manylinux2014 wheel of another architecture, built here and tested on
+# Debian bookworm's CPython 3.11 of that architecture, unpacked from its .debs into a sysroot
+# (no chroot: nothing is emulated but the tests), under qemu-user or natively (i686).
+#
+# The sourcing script sets, before sourcing:
+#   repo              the checkout (the current directory)
+#   PLATFORM          the wheel's architecture as its tag and platform.machine() name it
+#                     (aarch64, s390x, ppc64le, armv7l, i686): target/platforms/$PLATFORM/, the
+#                     cache's $PLATFORM/ folder, the summary lines' label
+#   DEB_ARCH          Debian's name of the architecture (arm64, s390x, ppc64el, armhf, i386)
+#   TARGET            Rust's target triple
+#   CROSS             the prefix of Debian's cross binutils and gcc (s390x-linux-gnu)
+#   MULTIARCH         Debian's multiarch folder of its libraries (default $CROSS; i386-linux-gnu)
+#   QEMU              the qemu-user binfmt entry that runs its binaries (qemu-s390x), or empty
+#                     where the kernel runs them itself (i386 on x86_64)
+#   SYSROOT_PACKAGES  (array) the Debian packages whose dependency closure is unpacked
+# and may set STEP_PREFIX. It defines CACHE, OUT, SYSROOT, VENV, MIRROR, SUITE, and exports
+# QEMU_LD_PREFIX and UV_CACHE_DIR.
+#
+# Variables (the user's):
+#   UUIDX_PLATFORM_CACHE  root of the platform caches (default ${TMPDIR:-/tmp}/uuidx-platforms);
+#                         $PLATFORM/ under it ($CACHE): the sysroot, the apt archives, uv's wheel
+#                         cache. Delete it for a cold run.
+#   PLATFORM_WHEEL        a wheel built before: tested instead of one built here.
+#   RELEASE_PROFILE       the Cargo profile of the wheel built here (default release; `fast`
+#                         for a trial: no fat LTO, a third of the build's time).
+#   DEBIAN_MIRROR         default http://deb.debian.org/debian (and -security beside it).
+
+: "${repo:?}" "${PLATFORM:?}" "${DEB_ARCH:?}" "${TARGET:?}" "${CROSS:?}" "${QEMU?}" "${SYSROOT_PACKAGES[0]:?}"
+CACHE=${UUIDX_PLATFORM_CACHE:-${TMPDIR:-/tmp}/uuidx-platforms}/$PLATFORM
+OUT=$repo/target/platforms/$PLATFORM
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+SUITE=bookworm
+SYSROOT=$CACHE/sysroot
+VENV=$CACHE/venv
+WHEEL_GLOB="uuidx-*-cp311-cp311-*_$PLATFORM.whl"
+mkdir -p "$OUT" "$CACHE"
+
+# Every qemu process (the interpreter, sys.executable in a test, a cargo test binary) finds its
+# loader and libraries under the sysroot, and any other path on the host.
+export QEMU_LD_PREFIX=$SYSROOT
+export UV_CACHE_DIR=$CACHE/uv
+
+the_wheel() { echo "$OUT"/dist/$WHEEL_GLOB; }
+
+build_wheel() { # the release's build of this platform (ci/release-build), CPython 3.11 only
+  rm -rf "$OUT/dist"
+  local tools wheel
+  tools=$(ci/tools python3.11)
+  if [ -n "${PLATFORM_WHEEL:-}" ]; then # a wheel built before (make release-rehearsal)
+    mkdir -p "$OUT/dist"
+    cp "$PLATFORM_WHEEL" "$OUT/dist/"
+  elif "$tools/python" ci/release.py target "manylinux-$PLATFORM" >/dev/null 2>&1; then
+    nice -n 5 ci/release-build "manylinux-$PLATFORM" "$OUT/dist" 3.11
+  else # a platform ci/release.py does not name: its build, by hand
+    rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET"
+    PATH=$tools:$PATH nice -n 5 maturin build --profile "${RELEASE_PROFILE:-release}" --strip --zig \
+      --target "$TARGET" --compatibility manylinux2014 -i python3.11 --out "$OUT/dist"
+  fi
+  wheel=$(the_wheel)
+  "$tools/auditwheel" show "$wheel" | tee "$OUT/auditwheel.txt"
+  grep -q "\"manylinux_2_17_$PLATFORM\"" "$OUT/auditwheel.txt" || {
+    echo "$STEP_PREFIX: $wheel is not manylinux_2_17_$PLATFORM (auditwheel above)" >&2
+    return 1
+  }
+}
+
+host_packages() { "$repo/ci/system-packages" "$PLATFORM"; }
+
+binfmt() {
+  # qemu-user-static's registration has the F flag: the kernel holds the emulator open, so
+  # a child of an emulated process (sys.executable, a cargo test binary) runs emulated too.
+  mountpoint -q /proc/sys/fs/binfmt_misc || mount binfmt_misc -t binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+  [ -e "/proc/sys/fs/binfmt_misc/$QEMU" ] || update-binfmts --enable "$QEMU" || return 1
+  grep -q '^enabled' "/proc/sys/fs/binfmt_misc/$QEMU"
+}
+
+sysroot() {
+  local stamp=$SYSROOT/.uuidx-sysroot want
+  want="$SUITE ${SYSROOT_PACKAGES[*]}"
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
+  # An apt of its own: $DEB_ARCH only, its own lists, an empty dpkg status (so that the whole
+  # dependency closure is downloaded), the host's keyring.
+  local apt=$CACHE/apt
+  mkdir -p "$apt"/etc/apt/{apt.conf.d,preferences.d,sources.list.d} "$apt"/var/lib/apt/lists/partial \
+    "$apt"/var/cache/apt/archives/partial "$apt"/var/lib/dpkg
+  : >"$apt/var/lib/dpkg/status"
+  cat >"$apt/apt.conf" <<EOF
+Dir "$apt/";
+Dir::State::status "$apt/var/lib/dpkg/status";
+APT::Architecture "$DEB_ARCH";
+APT::Architectures { "$DEB_ARCH"; };
+APT::Install-Recommends "false";
+EOF
+  local keyring="signed-by=/usr/share/keyrings/debian-archive-keyring.gpg"
+  cat >"$apt/etc/apt/sources.list" <<EOF
+deb [arch=$DEB_ARCH $keyring] $MIRROR $SUITE main
+deb [arch=$DEB_ARCH $keyring] $MIRROR $SUITE-updates main
+deb [arch=$DEB_ARCH $keyring] ${MIRROR%/debian}/debian-security $SUITE-security main
+EOF
+  # A mirror caught mid-sync (an index whose size is not its Release file's) fails the update
+  # of that suite only: the others' lists are kept, and install below fails if they lack one.
+  if ! APT_CONFIG=$apt/apt.conf apt-get update -qq; then
+    echo "$STEP_PREFIX: apt-get update failed for an index above: going on with the lists fetched" >&2
+  fi
+  APT_CONFIG=$apt/apt.conf apt-get install -qq -y --download-only "${SYSROOT_PACKAGES[@]}" >/dev/null || return 1
+  rm -rf "$SYSROOT"
+  mkdir -p "$SYSROOT"
+  local deb
+  for deb in "$apt"/var/cache/apt/archives/*.deb; do dpkg -x "$deb" "$SYSROOT" || return 1; done
+  if [ -z "$QEMU" ]; then native_interpreter; fi
+  guest "$SYSROOT/usr/bin/python3.11" -c "import platform; m = platform.machine(); assert m == '$PLATFORM', m"
+  echo "$want" >"$stamp"
+}
+
+# Native (i386 on x86_64): the kernel runs the sysroot's binaries itself, but their loader
+# (/lib/ld-linux.so.2) and libraries are not on the host. The interpreter is given the
+# sysroot's loader and, as DT_RPATH (searched for every library the process loads, the
+# interpreter's extension modules' included), the sysroot's library folders: it then runs as
+# itself, and so does sys.executable in a test.
+sysroot_libs() {
+  local m=${MULTIARCH:-$CROSS}
+  echo "$SYSROOT/lib/$m:$SYSROOT/usr/lib/$m:$SYSROOT/lib:$SYSROOT/usr/lib"
+}
+native_interpreter() {
+  patchelf --set-interpreter "$SYSROOT/lib/ld-linux.so.2" --force-rpath --set-rpath "$(sysroot_libs)" \
+    "$SYSROOT/usr/bin/python3.11"
+}
+
+# A command of the guest's: under `setarch` for a 32-bit architecture the kernel runs natively
+# (its uname then says i686, not x86_64, as on a 32-bit kernel), as it is elsewhere (qemu).
+guest() {
+  if [ -z "$QEMU" ]; then
+    setarch "$PLATFORM" "$@"
+  else
+    "$@"
+  fi
+}
+
+provision() {
+  timed "host packages" host_packages
+  if [ -n "$QEMU" ]; then
+    timed "binfmt_misc and $QEMU" binfmt
+  fi
+  timed "$DEB_ARCH sysroot ($SUITE: ${SYSROOT_PACKAGES[*]})" sysroot
+}
+
+# The interpreter's description in the summary lines.
+interpreter() {
+  local how="natively (the x86_64 kernel runs i386 binaries)"
+  if [ -n "$QEMU" ]; then
+    how="under qemu-user $("$QEMU-static" --version | sed -n 's/.*version \([^ ]*\).*/\1/p')"
+  fi
+  echo "CPython $(guest "$VENV/bin/python" -c 'import platform; print(platform.python_version())') $PLATFORM (Debian $SUITE) $how"
+}
+
+summary_line() { # summary_line LABEL JUNIT SECONDS WHAT: the contract's line, from a JUnit file
+  python3 "$repo/ci/junit_summary.py" "$1" "$2" "$4" "$3"
+}
+
+pytest_run() { # pytest_run JUNIT LOG TESTS...: pytest as ci/wheel-suite runs it, on the installed wheel
+  local junit=$1 log=$2 tmp postgres=0 rc=0
+  shift 2
+  tmp=$(mktemp -d)
+  if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then postgres=1; fi
+  local tests=("${@/#/$repo/}") run=()
+  [ -n "$QEMU" ] || run=(setarch "$PLATFORM")
+  (
+    cd "$tmp"
+    ulimit -v $((16 * 1024 * 1024))
+    exec env PYTHONPATH="$repo/ci" UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_POSTGRES="$postgres" \
+      UUIDX_REQUIRE="$(cat "$CACHE/required.txt")" UUIDX_REQUIRE_FAKETIME=1 \
+      ${LIBFAKETIME:+UUIDX_LIBFAKETIME="$LIBFAKETIME"} \
+      ${run[@]+"${run[@]}"} "$VENV/bin/python" -m pytest -q -p no:cacheprovider -p pytest_installed \
+      --durations=10 -c "$repo/pyproject.toml" --rootdir "$repo" --junitxml="$junit" "${tests[@]}"
+  ) >"$log" 2>&1 || rc=$?
+  tail -n 15 "$log"
+  [ $rc = 0 ] || "$repo/ci/pytest-failures" "$log"
+  rm -rf "$tmp"
+  return "$rc"
+}
+
+# The core's tests, linked by Debian's cross gcc (only there: the wheel is linked by zig,
+# against glibc 2.17), profile fast (release without fat LTO: the cfgs that ship; the debug
+# profile's run takes minutes more emulated), their binaries run under qemu through binfmt_misc,
+# or natively through the sysroot's loader.
+cross_cargo=(env "CARGO_TARGET_$(echo "$TARGET" | tr 'a-z-' 'A-Z_')_LINKER=$CROSS-gcc")
+if [ -z "$QEMU" ]; then
+  cross_cargo+=("CARGO_TARGET_$(echo "$TARGET" | tr 'a-z-' 'A-Z_')_RUNNER=setarch $PLATFORM $SYSROOT/lib/ld-linux.so.2 --library-path $(sysroot_libs)")
+fi
+cross_cargo+=(cargo)
+cargo_build() { nice -n 5 "${cross_cargo[@]}" test -p uuidx-core --target "$TARGET" --profile fast --no-run >"$OUT/cargo-build.log" 2>&1; }
+
+cargo_test() {
+  local start rc=0 log=$OUT/cargo-test.log how="under qemu-user"
+  [ -n "$QEMU" ] || how="natively, through the sysroot's loader"
+  start=$(date +%s)
+  "${cross_cargo[@]}" test -p uuidx-core --target "$TARGET" --profile fast >"$log" 2>&1 || rc=$?
+  grep -E '^test result:|FAILED|panicked' "$log" | tail -n 20
+  # The contract's line, from the per-binary "test result:" lines (ignored tests count as skipped).
+  awk -v s=$(($(date +%s) - start)) -v rc="$rc" -v label="$PLATFORM" -v target="$TARGET" -v how="$how" '
+    /^test result:/ { p += $4; f += $6; i += $8; n++ }
+    END { printf "%s cargo test: %d passed, %d failed, %d skipped, %d errors in %d s (cargo test -p uuidx-core --target %s --profile fast: %d test runs, doctests included, %s)\n", label, p, f, i, (rc != 0 && f == 0), s, target, n, how }
+  ' "$log" | tee -a "$OUT/summary.txt"
+  return "$rc"
+}
