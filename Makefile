@@ -21,6 +21,7 @@ CARGO ?= cargo
 	test-asan test-miri coverage \
 	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64 \
 	wheel-armv7l wheel-i686 wheel-ppc64le wheel-s390x wheel-musl-aarch64 wheel-windows-arm64 \
+	test-s390x test-ppc64le test-armv7l test-i686 \
 	wheel-pypy test-pypy platforms-report release-rehearsal
 
 help: ## List the targets
@@ -89,6 +90,24 @@ wheel-musl-aarch64: ## The musllinux_1_2 aarch64 wheel (cp311, zig) into target/
 # never published nor run.
 wheel-windows-arm64: ## Windows arm64 wheel (cp311, zig for aarch64-pc-windows-gnullvm) into target/platforms/windows-arm64/dist/, imports checked
 	ci/platform-wheel windows-arm64 windows-arm64
+
+# The manylinux2014 wheels of the CPUs no runner has (ci/platform-linux ARCH), each tested on
+# Debian bookworm's CPython 3.11 of that CPU, unpacked once under
+# ${UUIDX_PLATFORM_CACHE:-${TMPDIR:-/tmp}/uuidx-platforms}/ARCH: under qemu-user, i686 natively.
+# PLATFORM_TESTS: what pytest runs (default: the whole suite on s390x, the big-endian one; a
+# named subset on the others; tests for all of it). PLATFORM_WHEEL=path tests a wheel built
+# before; RELEASE_PROFILE=fast builds a trial wheel.
+test-s390x: ## The s390x wheel under qemu-user (big-endian, s390x CPython 3.11): the whole suite, cargo test of the core
+	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-linux s390x test
+
+test-ppc64le: ## The ppc64le wheel under qemu-user (ppc64el CPython 3.11): a pytest subset, cargo test of the core
+	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-linux ppc64le test
+
+test-armv7l: ## The armv7l wheel under qemu-user (armhf CPython 3.11): a pytest subset, cargo test of the core
+	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-linux armv7l test
+
+test-i686: ## The i686 wheel, natively (i386 CPython 3.11, a 32-bit process): a pytest subset, cargo test of the core
+	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-linux i686 test
 
 # MATRIX_VERSIONS: the X.Y versions of `make test-wheels` and `make test-matrix` (default: all,
 # 3.9 to 3.15).

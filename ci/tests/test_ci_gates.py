@@ -78,15 +78,29 @@ def test_a_failed_step_stops_and_writes_no_stamp(
     assert ("script went on" in proc.stderr) == (script_rc == 0)
 
 
-PLATFORM_SCRIPTS = ["platform-aarch64", "platform-musl", "platform-pypy", "platform-windows"]
+PLATFORM_SCRIPTS = [
+    "platform-aarch64",
+    "platform-linux",
+    "platform-musl",
+    "platform-pypy",
+    "platform-windows",
+]
 
 
-@pytest.mark.parametrize("name", PLATFORM_SCRIPTS)
+#: The steps the platform scripts share, sourced after ci/steps.sh by those that use them.
+PLATFORM_LIBRARIES = {"platform-linux.sh": ["platform-aarch64", "platform-linux"]}
+
+
+@pytest.mark.parametrize("name", PLATFORM_SCRIPTS + list(PLATFORM_LIBRARIES))
 def test_platform_scripts_run_their_steps_where_set_e_holds(name: str) -> None:
     """Each platform script uses ci/steps.sh, and never calls a step as a condition or beside
     `&&`/`||`/`!`, where bash ignores set -e inside the step."""
     text = (CI / name).read_text()
-    assert ". ci/steps.sh" in text
+    for script in PLATFORM_LIBRARIES.get(name, [name]):
+        source = (CI / script).read_text()
+        assert ". ci/steps.sh" in source, script
+        if script != name:  # the library's steps call ci/steps.sh's `timed`: sourced first
+            assert source.index(". ci/steps.sh") < source.index(f". ci/{name}"), script
     assert not re.search(r"^\s*timed\(\)", text, re.M)
     for line in text.splitlines():
         code = line.split(" #", 1)[0]
