@@ -213,6 +213,14 @@ FAKETIME_GLOBS = [
 
 
 def libfaketime() -> Optional[str]:
+    """The libfaketime to preload: the one ``UUIDX_LIBFAKETIME`` names (an interpreter of
+    another architecture than the host's, such as ``make test-i686``'s 32-bit CPython, cannot
+    preload the host's x86_64 library), else the first of :data:`FAKETIME_GLOBS` found."""
+    named = os.environ.get("UUIDX_LIBFAKETIME")
+    if named:
+        if not os.path.isfile(named):
+            pytest.fail(f"UUIDX_LIBFAKETIME names {named}, which is not a file")
+        return named
     for pattern in FAKETIME_GLOBS:
         found = sorted(glob.glob(pattern))
         if found:
