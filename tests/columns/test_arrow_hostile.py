@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import gc
 import re
+import sys
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -37,6 +38,9 @@ import uuidx.arrow as ua
 U = [uuid.UUID(int=(i + 1) * 0x0123456789ABCDEF0123456789ABCDEF % (1 << 128)) for i in range(3)]
 FSB = b"".join(u.bytes for u in U)
 TEXT = [str(u).encode() for u in U]
+#: A 32-bit interpreter (make test-i686, test-armv7l): a count of the C structures beyond its
+#: address space is refused as such when it is read, before any size is computed from it.
+ADDRESSES_32 = sys.maxsize < 2**32
 EXTENSION = metadata([(b"ARROW:extension:name", b"arrow.uuid"), (b"ARROW:extension:metadata", b"")])
 
 
@@ -246,7 +250,9 @@ CASES: dict[str, Case] = {
             ),
         ),
         parse,
-        r"array\.n_buffers is 2305843009213693953, more buffer pointers than any memory holds",
+        r"array\.n_buffers is 2305843009213693953, more than this machine addresses"
+        if ADDRESSES_32
+        else r"array\.n_buffers is 2305843009213693953, more buffer pointers than any memory holds",
     ),
     "a NULL variadic buffer": Case(
         lambda p: (
@@ -328,7 +334,9 @@ CASES: dict[str, Case] = {
     "more rows than any memory holds": Case(
         lambda p: (p.schema(b"w:16"), p.array(2**62, [None, FSB])),
         uuids,
-        r"array: 4611686018427387904 rows of 16 bytes of values are more than any memory holds",
+        r"array\.length is 4611686018427387904, more than this machine addresses"
+        if ADDRESSES_32
+        else r"array: 4611686018427387904 rows of 16 bytes of values are more than any memory holds",
     ),
     "NULL offsets": Case(
         lambda p: (p.schema(b"u"), p.array(2, [None, None, TEXT[0] + TEXT[1]])),
