@@ -16,6 +16,9 @@
 #   QEMU              the qemu-user binfmt entry that runs its binaries (qemu-s390x), or empty
 #                     where the kernel runs them itself (i386 on x86_64)
 #   SYSROOT_PACKAGES  (array) the Debian packages whose dependency closure is unpacked
+#   COMPATIBILITY     maturin's --compatibility where the wheel is built by hand (default
+#                     manylinux2014), and AUDITWHEEL_TAG the tag auditwheel must find
+#                     (default manylinux_2_17_$PLATFORM)
 # and may set STEP_PREFIX. It defines CACHE, OUT, SYSROOT, VENV, MIRROR, SUITE, and exports
 # QEMU_LD_PREFIX and UV_CACHE_DIR.
 #
@@ -57,12 +60,13 @@ build_wheel() { # the release's build of this platform (ci/release-build), CPyth
   else # a platform ci/release.py does not name: its build, by hand
     rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET"
     PATH=$tools:$PATH nice -n 5 maturin build --profile "${RELEASE_PROFILE:-release}" --strip --zig \
-      --target "$TARGET" --compatibility manylinux2014 -i python3.11 --out "$OUT/dist"
+      --target "$TARGET" --compatibility "${COMPATIBILITY:-manylinux2014}" -i python3.11 --out "$OUT/dist"
   fi
   wheel=$(the_wheel)
+  local tag=${AUDITWHEEL_TAG:-manylinux_2_17_$PLATFORM}
   "$tools/auditwheel" show "$wheel" | tee "$OUT/auditwheel.txt"
-  grep -q "\"manylinux_2_17_$PLATFORM\"" "$OUT/auditwheel.txt" || {
-    echo "$STEP_PREFIX: $wheel is not manylinux_2_17_$PLATFORM (auditwheel above)" >&2
+  grep -q "\"$tag\"" "$OUT/auditwheel.txt" || {
+    echo "$STEP_PREFIX: $wheel is not $tag (auditwheel above)" >&2
     return 1
   }
 }
@@ -110,6 +114,12 @@ EOF
   mkdir -p "$SYSROOT"
   local deb
   for deb in "$apt"/var/cache/apt/archives/*.deb; do dpkg -x "$deb" "$SYSROOT" || return 1; done
+  # An absolute link (ppc64el's /lib64/ld64.so.2 -> /lib/powerpc64le-linux-gnu/ld64.so.2) would
+  # be followed on the host, where qemu finds nothing: each is made to point into the sysroot.
+  local link
+  while IFS= read -r -d '' link; do
+    ln -sfn "$SYSROOT$(readlink "$link")" "$link"
+  done < <(find "$SYSROOT" -type l -lname '/*' -print0)
   if [ -z "$QEMU" ]; then native_interpreter; fi
   guest "$SYSROOT/usr/bin/python3.11" -c "import platform; m = platform.machine(); assert m == '$PLATFORM', m"
   echo "$want" >"$stamp"
