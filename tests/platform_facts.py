@@ -59,16 +59,18 @@ def rlimit_as_enforced() -> bool:
     """``True`` when an ``RLIMIT_AS`` cap set in a child is echoed back by ``getrlimit`` and
     stops a larger allocation. qemu-user accepts the call and ignores the cap, so the memory-cap
     tests cannot hold under it. The child lowers only the soft limit: under ``ulimit -v`` (which
-    sets the hard limit too, as ``ci/wheel-suite`` does) raising the hard one would fail."""
+    sets the hard limit too, as ``ci/wheel-suite`` does) raising the hard one would fail. The
+    allocation is 2 GB, or ``sys.maxsize`` bytes on a 32-bit interpreter (``make test-i686``),
+    where a 2 GB ``bytearray`` is an ``OverflowError`` whatever the cap."""
     if not sys.platform.startswith("linux"):
         return False
     probe = (
-        "import resource\n"
+        "import resource, sys\n"
         "hard = resource.getrlimit(resource.RLIMIT_AS)[1]\n"
         "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, hard))\n"
         "assert resource.getrlimit(resource.RLIMIT_AS)[0] == 1 << 30\n"
         "try:\n"
-        "    bytearray(2 << 30)\n"
+        "    bytearray(min(2 << 30, sys.maxsize))\n"
         "except MemoryError:\n"
         "    raise SystemExit(0)\n"
         "raise SystemExit(1)\n"

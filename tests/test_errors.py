@@ -650,9 +650,17 @@ def test_bulk_counts_under_mimalloc() -> None:
 
 CAPPED_SCRIPT = """
 import resource, sys
-resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+# 64-bit: a 1 GB cap; 100 million UUIDs (1.6 GB: below the machine's memory, above the cap);
+# 12 million UUID objects (56 bytes and an 8-byte list slot each: 770 MB beside their 190 MB
+# buffer). 32-bit (make test-i686): counts whose estimate (132 bytes a UUID object) fits its 2 GB
+# of addresses, since uuidx refuses beforehand one that does not; so a 192 MB cap, 15 million
+# UUIDs (240 MB) and 6 million objects (28 and 4 bytes each: 190 MB beside their 96 MB buffer).
+if sys.maxsize > 2**32:
+    cap, n, objects = 1 << 30, 100_000_000, 12_000_000
+else:
+    cap, n, objects = 192 << 20, 15_000_000, 6_000_000
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 import uuidx, uuidx.arrow
-n = 100_000_000  # 1.6 GB of UUIDs: below the machine's memory, above the 1 GB cap
 calls = {
     "uuid4_bytes": lambda: uuidx.uuid4_bytes(n),
     "uuid7_bytes": lambda: uuidx.uuid7_bytes(n),
@@ -661,7 +669,7 @@ calls = {
     "V7Generator.many": lambda: uuidx.V7Generator().many(n),
     "arrow.uuid4": lambda: uuidx.arrow.uuid4(n),
     # the buffer fits; the list's objects do not
-    "uuid4_many, objects": lambda: uuidx.uuid4_many(12_000_000),
+    "uuid4_many, objects": lambda: uuidx.uuid4_many(objects),
 }
 if sys.implementation.name == "pypy":
     # PyPy's GC ends the process when it cannot map its next arena, for pure Python objects
@@ -671,11 +679,11 @@ for name, call in calls.items():
     try:
         call()
     except MemoryError as exc:
-        count = "12000000" if "objects" in name else str(n)
+        count = str(objects if "objects" in name else n)
         if count not in str(exc) or "UUIDs" not in str(exc):
             sys.exit(f"{name}: MemoryError without the count: {exc!r}")
     else:
-        sys.exit(f"{name} returned under a 1 GB cap")
+        sys.exit(f"{name} returned under a {cap >> 20} MB cap")
 assert len(uuidx.uuid4_bytes(1000)) == 16000
 print("ok")
 """
@@ -686,8 +694,8 @@ print("ok")
 @pytest.mark.skipif(not rlimit_as_enforced(), reason=NO_RLIMIT_AS)
 def test_an_allocation_that_fails_names_the_count() -> None:
     """A count the machine could hold, refused by the allocator (here a 1 GB address-space cap,
-    as ``ulimit -v`` sets): a ``MemoryError`` that names the count, never an empty one, an
-    abort or a crash."""
+    as ``ulimit -v`` sets; 192 MB on a 32-bit interpreter): a ``MemoryError`` that names the
+    count, never an empty one, an abort or a crash."""
     import os
     import subprocess
 
