@@ -26,6 +26,15 @@ from uuidx.testing import deterministic, follow_python_clock
 
 freezegun = need("freezegun")
 
+# pyarrow checks the size of datetime's C types when it is first imported, and freezegun's frozen
+# `datetime.date` is a subclass of another size (a RuntimeWarning, an error here): import it
+# before any test freezes time, as a program that uses it would have. The test that needs it
+# still asks `need()`, which fails or skips as UUIDX_REQUIRE says.
+try:
+    import pyarrow  # noqa: F401
+except ImportError:
+    pass
+
 UTC = datetime.timezone.utc
 #: A leap day at noon, far from today, with a sub-millisecond part of 0.
 MOMENT = datetime.datetime(2024, 2, 29, 12, 0, tzinfo=UTC)
