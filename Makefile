@@ -294,7 +294,7 @@ $(VENV)/.docs-deps: $(DEPS) docs/requirements-examples.txt
 test-docs: ## The docs: every code block run (outputs checked), the site opened in headless Chromium
 	$(MAKE) --no-print-directory docs-check PYTHON=$(DOCS_PYTHON)
 
-docs-check: dev postgres postgres18 docs chromium $(VENV)/.docs-deps
+docs-check: dev postgres postgres18 docs chromium $(VENV)/.docs-deps $(VENV)/.spark-deps
 	UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_POSTGRES18=$$(cat $(VENV)/.postgres18) \
 		$(BIN)/python -m pytest -q -p no:cacheprovider \
 		docs/tests/test_examples.py docs/tests/test_reference.py docs/tests/test_stdlib_claims.py \
