@@ -18,6 +18,7 @@ import functools
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
@@ -45,7 +46,13 @@ def main() -> int:
         log = Path(tmp) / "child.err"
         for mode in ("process-wide", "deterministic"):
             scope = deterministic(seed="fork-stress") if mode == "deterministic" else None
-            calls = (*BULK_CALLS, uuidx.uuid7, uuidx.uuid4, uuidx.uuid7, uuidx.uuid4)
+            calls: tuple[Callable[[], object], ...] = (
+                *BULK_CALLS,
+                uuidx.uuid7,
+                uuidx.uuid4,
+                uuidx.uuid7,
+                uuidx.uuid4,
+            )
             with scope or contextlib.nullcontext(), busy_threads(calls) as errors:
                 for i in range(args.forks // 2):
                     time.sleep(0.001)
