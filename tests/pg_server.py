@@ -34,6 +34,20 @@ def find_bin(name: str) -> Optional[str]:
     return candidates[-1] if candidates else None
 
 
+def server_environment() -> dict[str, str]:
+    """The environment the host's initdb and pg_ctl run in: the caller's, without its locale
+    settings, in the C locale that every system has. A throwaway cluster must not depend on
+    the caller's locale: initdb refuses to run under a ``LANG`` or ``LC_*`` naming a locale
+    the machine has not generated ("invalid locale settings")."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name != "LANG" and name != "LANGUAGE" and not name.startswith("LC_")
+    }
+    env["LANG"] = "C"
+    return env
+
+
 class PostgresServer:
     """Start with :meth:`start`, connect with :attr:`conninfo`, end with :meth:`stop`."""
 
@@ -53,14 +67,41 @@ class PostgresServer:
             pw = pwd.getpwnam("postgres")
             os.chown(self.root, pw.pw_uid, pw.pw_gid)
             command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, capture_output=True, timeout=120)
+        run = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            env=server_environment(),
+            cwd=self.root,
+        )
+        if run.returncode != 0:
+            log = self.root / "log"
+            tail = log.read_text(encoding="utf-8", errors="replace")[-3000:] if log.exists() else ""
+            raise RuntimeError(
+                f"{' '.join(args)} failed (exit status {run.returncode}):\n"
+                f"{run.stdout[-2000:]}{run.stderr[-2000:]}{tail}"
+            )
 
     @property
     def conninfo(self) -> str:
         return f"host={self.root} dbname=postgres user={self.user}"
 
     def start(self) -> None:
-        self._run(self.initdb, "-D", str(self.data), "-A", "trust", "-U", self.user)
+        self._run(
+            self.initdb,
+            "-D",
+            str(self.data),
+            "-A",
+            "trust",
+            "-U",
+            self.user,
+            "--locale=C",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        )
         options = f"-k {self.root} -c listen_addresses='' -c fsync=off"
         self._run(
             self.pg_ctl,

@@ -103,3 +103,21 @@ def test_time_range_query_with_uuid7_bounds(conn: Any) -> None:
     ).fetchall()
     got = [uuidx.to_datetime(r[0]) for r in rows]
     assert got == [base + timedelta(days=d, minutes=m) for d in (1, 2) for m in (0, 30)]
+
+
+@pytest.mark.skipif(WINDOWS, reason="the throwaway server listens on a Unix socket")
+def test_host_server_starts_under_any_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The throwaway cluster does not depend on the caller's locale: under a ``LC_ALL`` naming a
+    locale no machine has, initdb alone fails ("invalid locale settings")."""
+    if find_bin("initdb") is None and not REQUIRED:
+        pytest.skip("PostgreSQL server binaries not installed (make test installs them)")
+    monkeypatch.setenv("LC_ALL", "xx_NOWHERE.UTF-8")
+    monkeypatch.setenv("LANG", "xx_NOWHERE.UTF-8")
+    server = PostgresServer()
+    try:
+        server.start()
+        with psycopg.connect(server.conninfo, autocommit=True) as connection:
+            value = uuidx.uuid7()
+            assert connection.execute("SELECT %s::uuid", (value,)).fetchone() == (value,)
+    finally:
+        server.stop()
