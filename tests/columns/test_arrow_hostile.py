@@ -262,6 +262,95 @@ CASES: dict[str, Case] = {
         parse,
         r"array\.buffers\[2\] \(variadic data\) is NULL, but the array has 1 rows",
     ),
+    # Each view is read and checked by uuidx, in this machine's byte order (arrow-rs's reading
+    # assumes a little-endian one): every way one can be wrong.
+    "a view into a variadic buffer the array lacks": Case(
+        lambda p: (
+            p.schema(b"vu"),
+            p.array(1, [None, buffer_view(36, TEXT[0], 1, 0), TEXT[0], offsets64(36)]),
+        ),
+        parse,
+        r"array\.buffers\[1\] \(views\): row 0 points into variadic buffer 1, but the array "
+        r"has 1 variadic buffers",
+    ),
+    "a view past the end of its buffer": Case(
+        lambda p: (
+            p.schema(b"vu"),
+            p.array(
+                2,
+                [
+                    None,
+                    buffer_view(36, TEXT[0], 0, 0) + buffer_view(36, TEXT[0], 0, 1),
+                    TEXT[0],
+                    offsets64(36),
+                ],
+            ),
+        ),
+        parse,
+        r"array\.buffers\[1\] \(views\): row 1 is bytes 1\.\.37 of variadic buffer 0, which "
+        r"holds 36",
+    ),
+    "a view whose offset wraps around": Case(
+        lambda p: (
+            p.schema(b"vz"),
+            p.array(
+                1,
+                [None, buffer_view(100, TEXT[0], 0, 2**31 - 1), TEXT[0], offsets64(36)],
+            ),
+        ),
+        names,
+        r"row 0 is bytes 2147483647\.\.2147483747 of variadic buffer 0, which holds 36",
+    ),
+    "a view of a negative length": Case(
+        lambda p: (
+            p.schema(b"vu"),
+            p.array(1, [None, buffer_view(-1, TEXT[0], 0, 0), TEXT[0], offsets64(36)]),
+        ),
+        parse,
+        r"row 0 is bytes 0\.\.4294967295 of variadic buffer 0, which holds 36",
+    ),
+    "a view whose prefix is not its value's": Case(
+        lambda p: (
+            p.schema(b"vu"),
+            p.array(1, [None, buffer_view(36, b"zzzz", 0, 0), TEXT[0], offsets64(36)]),
+        ),
+        parse,
+        r"array\.buffers\[1\] \(views\): the prefix of row 0 is not the first 4 bytes of its "
+        r"value",
+    ),
+    "an inline view with bytes after its value": Case(
+        lambda p: (
+            p.schema(b"vz"),
+            p.array(
+                2,
+                [
+                    None,
+                    inline_view(b"abc") + inline_view(b"abc")[:8] + b"x" + bytes(7),
+                    offsets64(),
+                ],
+            ),
+        ),
+        names,
+        r"array\.buffers\[1\] \(views\): row 1 holds its 3 bytes inline, but the bytes after "
+        r"them are not zero",
+    ),
+    "a view of a struct's column past its bounds": Case(
+        lambda p: (
+            p.schema(b"+s", children=[p.schema(b"vu")]),
+            p.array(
+                1,
+                [None],
+                children=[
+                    p.array(
+                        1,
+                        [None, buffer_view(36, TEXT[0], 0, 9), TEXT[0], offsets64(36)],
+                    )
+                ],
+            ),
+        ),
+        parse,
+        r"array\.children\[0\]\.buffers\[1\] \(views\): row 0 is bytes 9\.\.45",
+    ),
     "a struct whose n_children disagrees": Case(
         lambda p: (
             p.schema(b"+s", children=[p.schema(b"u")]),

@@ -167,8 +167,8 @@ pub(super) fn uuid_chunks(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<UuidCh
             let arrays = mapped(chunks, what, |chunk| ffi::array_of(chunk, what))?;
             return Ok(UuidChunks(arrays));
         }
-        Import::Accepted(field, chunks) => {
-            let binary = byte_chunks_of(&field, chunks, what)?;
+        Import::Accepted(_, chunks) => {
+            let binary = byte_chunks_of(chunks, what)?;
             return records_of(obj.py(), &binary, what).map(|a| UuidChunks(vec![a]));
         }
         Import::Rejected(field) => {
@@ -263,11 +263,11 @@ pub(super) fn sequence<'py>(
     Ok(items)
 }
 
-/// A column of names or text, as bytes: its chunks, all of one binary type.
+/// A column of names or text, as bytes: its chunks, all of one binary type (an imported view
+/// column arrives as large offsets: `ffi::arrow_import_array`'s I8).
 pub(super) enum ByteChunks {
     Binary(Vec<arrow_array::BinaryArray>),
     Large(Vec<LargeBinaryArray>),
-    View(Vec<arrow_array::BinaryViewArray>),
 }
 
 impl ByteChunks {
@@ -275,7 +275,6 @@ impl ByteChunks {
         match self {
             Self::Binary(c) => c.iter().map(Array::len).sum(),
             Self::Large(c) => c.iter().map(Array::len).sum(),
-            Self::View(c) => c.iter().map(Array::len).sum(),
         }
     }
 
@@ -284,7 +283,6 @@ impl ByteChunks {
         match self {
             Self::Binary(c) => Box::new(c.iter().flat_map(|a| a.iter())),
             Self::Large(c) => Box::new(c.iter().flat_map(|a| a.iter())),
-            Self::View(c) => Box::new(c.iter().flat_map(|a| a.iter())),
         }
     }
 }
@@ -302,23 +300,15 @@ pub(super) fn is_bytes(field: &Field) -> bool {
     )
 }
 
-/// The imported `chunks` of `field`, a type [`is_bytes`] accepts, as bytes.
-pub(super) fn byte_chunks_of(
-    field: &Field,
-    chunks: Vec<ffi::Validated>,
-    what: &str,
-) -> PyResult<ByteChunks> {
+/// The imported `chunks` of a field of a type [`is_bytes`] accepts, as bytes: binary or
+/// large binary, by the chunks' own type (views arrive as large offsets, and text as binary).
+pub(super) fn byte_chunks_of(chunks: Vec<ffi::Validated>, what: &str) -> PyResult<ByteChunks> {
     fn checked<T: From<ArrayData>>(what: &str) -> impl Fn(ffi::Validated) -> PyResult<T> + '_ {
         move |chunk| ffi::array_of(chunk, what)
     }
-    Ok(match field.data_type() {
-        DataType::Utf8 | DataType::Binary => {
-            ByteChunks::Binary(mapped(chunks, what, checked(what))?)
-        }
-        DataType::LargeUtf8 | DataType::LargeBinary => {
-            ByteChunks::Large(mapped(chunks, what, checked(what))?)
-        }
-        _ => ByteChunks::View(mapped(chunks, what, checked(what))?),
+    Ok(match chunks.first().map(|c| c.data().data_type()) {
+        Some(DataType::Binary) => ByteChunks::Binary(mapped(chunks, what, checked(what))?),
+        _ => ByteChunks::Large(mapped(chunks, what, checked(what))?),
     })
 }
 
@@ -362,7 +352,7 @@ pub(super) fn byte_chunks(
         }
     }
     match import(obj, what, is_bytes)? {
-        Import::Accepted(field, chunks) => return byte_chunks_of(&field, chunks, what),
+        Import::Accepted(_, chunks) => return byte_chunks_of(chunks, what),
         Import::Rejected(field) => {
             return Err(crate::ffi::errors::error::<PyTypeError>(format_args!(
                 "{what} must be {expected}; got an Arrow column of {} from {}",

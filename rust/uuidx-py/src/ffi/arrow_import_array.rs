@@ -1,8 +1,8 @@
 //! An `ArrowArray` from a producer that uuidx does not trust, of a type uuidx reads
 //! (fixed-size binary, binary and string, plain, large and view, and structs of them): its
 //! counts and pointers checked, its buffers wrapped, without a copy, as arrow-rs `ArrayData`
-//! whose lengths this file computes from the schema's type, and that data validated in full
-//! ([`import_array`]). Part of the Arrow import ([`super::arrow_import`], whose walk, panic
+//! whose lengths this file computes from the schema's type (views excepted: I8), and that data
+//! validated in full ([`import_array`]). Part of the Arrow import ([`super::arrow_import`], whose walk, panic
 //! guard and [`Validated`] chunks it uses); like it, std and arrow-rs only, compiled by the
 //! fuzz target too, which builds its hostile arrays with [`RawArray`].
 //!
@@ -28,10 +28,18 @@
 //!     once when the import fails);
 //! I6. a struct's children each have at least the struct's `offset + length` rows, checked
 //!     before the struct's data is built (the import's I3, checked again by its validation);
-//! I7. the data leaves this file only as a [`Validated`] chunk (the import's I4).
+//! I7. the data leaves this file only as a [`Validated`] chunk (the import's I4);
+//! I8. a view array (`string_view`, `binary_view`) is read here, each view's fields in this
+//!     machine's byte order as the C data interface lays them out, checked as arrow-rs checks
+//!     views, and copied into a large-offsets array ([`held_type`]): arrow-rs reads a view as a
+//!     little-endian `u128` and an inline value at its memory bytes 4..16, which on a
+//!     big-endian machine disagree, so arrow-rs never holds a view array that came from a
+//!     producer. One path on every target; its cost is one copy of the values.
 //!
 //! Tested by `tests/columns/test_arrow_hostile.py` (its array cases, through arrays and streams;
-//! misaligned buffers; a table whose offset runs past its column),
+//! misaligned buffers; a table whose offset runs past its column; every way a view can be
+//! wrong), `tests/columns/test_arrow_views.py` (views of every length, sliced, with nulls, as
+//! pyarrow and the C layout make them),
 //! `tests/columns/test_arrow_ffi.py` (slices and offsets, empty arrays, streams of chunks) and
 //! the fuzz target.
 
@@ -321,9 +329,10 @@ unsafe fn array_data(
             children.push(data);
         }
     }
+    let held = held_type(data_type);
     if checked.length == 0 {
         // Nothing to read: the buffers may be NULL whatever the type.
-        return Ok(ArrayData::new_empty(data_type));
+        return Ok(ArrayData::new_empty(&held));
     }
     let validity = checked.buffer(0);
     let nulls = if validity.is_null() {
@@ -337,7 +346,7 @@ unsafe fn array_data(
     // SAFETY: validated by `import_array` before it leaves this file (I7); the buffers have
     // the lengths the type and `length + offset` imply.
     Ok(unsafe {
-        ArrayData::builder(data_type.clone())
+        ArrayData::builder(held)
             .len(checked.length)
             .offset(checked.offset)
             .null_bit_buffer(nulls)
@@ -400,8 +409,6 @@ unsafe fn data_buffers(checked: &Checked<'_>, owner: &Arc<FFI_ArrowArray>) -> Re
         Layout::Views => {
             let views_len = sized(rows, 16, path, "views")?;
             let views = checked.buffer_of(1, views_len, "views")?;
-            // SAFETY: I1: 16 bytes a row.
-            data.push(unsafe { wrap::<i128>(views, views_len, owner, path, 1) }?);
             let (variadic, sizes_index) = (n_buffers - 3, n_buffers - 1);
             let sizes = checked.buffer(sizes_index);
             if variadic > 0 && sizes.is_null() {
@@ -410,6 +417,11 @@ unsafe fn data_buffers(checked: &Checked<'_>, owner: &Arc<FFI_ArrowArray>) -> Re
                      but n_buffers declares {variadic} variadic buffers"
                 ));
             }
+            let mut buffers: Vec<&[u8]> = Vec::new();
+            buffers.try_reserve_exact(variadic).map_err(|_| {
+                let bytes = variadic.saturating_mul(size_of::<&[u8]>());
+                Error::memory("the variadic buffers of a view array", bytes)
+            })?;
             for j in 0..variadic {
                 // SAFETY: I1: the sizes buffer (non-NULL) holds one `i64` per variadic
                 // buffer, and j < variadic (I2).
@@ -423,8 +435,13 @@ unsafe fn data_buffers(checked: &Checked<'_>, owner: &Arc<FFI_ArrowArray>) -> Re
                 };
                 let pointer = checked.buffer_of(index, bytes, "variadic data")?;
                 // SAFETY: I1: the buffer holds the bytes its size declares.
-                data.push(unsafe { wrap::<u8>(pointer, bytes, owner, path, index) }?);
+                buffers.push(unsafe { bytes_at(pointer, bytes) });
             }
+            // SAFETY: I1: 16 bytes a row.
+            let views = unsafe { bytes_at(views, views_len) };
+            let (offsets, values) = views_as_offsets(views, &buffers, checked.offset, path)?;
+            data.push(offsets);
+            data.push(values);
         }
         Layout::Struct(_) => {}
     }
@@ -440,6 +457,132 @@ fn sized(rows: usize, width: usize, path: &str, what: &str) -> Result<usize> {
                 "{path}: {rows} rows of {width} bytes of {what} are more than any memory holds"
             ))
         })
+}
+
+/// The `len` bytes at `pointer`, borrowed for the import (empty when `len` is 0).
+///
+/// # Safety
+/// I1: `pointer` is readable for `len` bytes (it may be NULL or dangling when `len` is 0).
+unsafe fn bytes_at<'b>(pointer: *const u8, len: usize) -> &'b [u8] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: I1; `len` bytes fit in `isize` (`sized`, or a size the producer declared for
+    // memory it holds); bytes have no alignment.
+    unsafe { std::slice::from_raw_parts(pointer, len) }
+}
+
+/// The type an imported array of `data_type` is held as (I8): the same, but with views as large
+/// offsets (`Utf8View` as `LargeUtf8`, `BinaryView` as `LargeBinary`), in structs too.
+pub(super) fn held_type(data_type: &DataType) -> DataType {
+    match data_type {
+        DataType::Utf8View => DataType::LargeUtf8,
+        DataType::BinaryView => DataType::LargeBinary,
+        DataType::Struct(fields) => DataType::Struct(
+            fields
+                .iter()
+                .map(|f| Arc::new(f.as_ref().clone().with_data_type(held_type(f.data_type()))))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The view of row `row` (16 bytes, as the C data interface lays it out in the producer's byte
+/// order: a 32-bit length, then the value itself when it has at most 12 bytes, else a 4-byte
+/// prefix, a 32-bit buffer index and a 32-bit offset), checked as arrow-rs checks a view:
+/// the bytes of a short value past its length are zero, a long value lies inside its
+/// variadic buffer and starts with its prefix.
+fn view_value<'b>(
+    view: &'b [u8],
+    buffers: &[&'b [u8]],
+    row: usize,
+    path: &str,
+) -> Result<&'b [u8]> {
+    let field =
+        |at: usize| u32::from_ne_bytes([view[at], view[at + 1], view[at + 2], view[at + 3]]);
+    let len = field(0);
+    let Ok(n) = usize::try_from(len) else {
+        return invalid(format!("{path}.buffers[1] (views): row {row} has {len} bytes, more than this machine addresses"));
+    };
+    if n <= MAX_INLINE {
+        if view[4 + n..].iter().any(|&b| b != 0) {
+            return invalid(format!(
+                "{path}.buffers[1] (views): row {row} holds its {n} bytes inline, but the \
+                 bytes after them are not zero"
+            ));
+        }
+        return Ok(&view[4..4 + n]);
+    }
+    let (index, start) = (field(8), field(12));
+    let Some(buffer) = usize::try_from(index).ok().and_then(|i| buffers.get(i)) else {
+        return invalid(format!(
+            "{path}.buffers[1] (views): row {row} points into variadic buffer {index}, but the \
+             array has {} variadic buffers",
+            buffers.len()
+        ));
+    };
+    let value = usize::try_from(start)
+        .ok()
+        .and_then(|start| buffer.get(start..start.checked_add(n)?));
+    let Some(value) = value else {
+        return invalid(format!(
+            "{path}.buffers[1] (views): row {row} is bytes {start}..{} of variadic buffer \
+             {index}, which holds {}",
+            u64::from(start) + u64::from(len),
+            buffer.len()
+        ));
+    };
+    if value[..4] != view[4..8] {
+        return invalid(format!(
+            "{path}.buffers[1] (views): the prefix of row {row} is not the first 4 bytes of its \
+             value"
+        ));
+    }
+    Ok(value)
+}
+
+/// The most bytes a view holds inline.
+const MAX_INLINE: usize = 12;
+
+/// Rows `first..` of `views` (16 bytes each) over the variadic `buffers`, read with
+/// [`view_value`] (each checked), copied into large-binary offsets and values (I8): rows
+/// before `first` are empty, so the array's offset stays as the producer set it. Allocated
+/// fallibly (I5).
+fn views_as_offsets(
+    views: &[u8],
+    buffers: &[&[u8]],
+    first: usize,
+    path: &str,
+) -> Result<(Buffer, Buffer)> {
+    let rows = views.len() / 16;
+    let mut total = 0_usize;
+    for (i, view) in views.chunks_exact(16).enumerate().skip(first) {
+        let n = view_value(view, buffers, i - first, path)?.len();
+        total = match total.checked_add(n).filter(|&t| i64::try_from(t).is_ok()) {
+            Some(total) => total,
+            None => {
+                return invalid(format!(
+                    "{path}: the values of its views are more bytes than any memory holds"
+                ))
+            }
+        };
+    }
+    let mut values: Vec<u8> = Vec::new();
+    values
+        .try_reserve_exact(total)
+        .map_err(|_| Error::memory("the values of a view array", total))?;
+    let mut offsets: Vec<i64> = Vec::new();
+    offsets
+        .try_reserve_exact(rows + 1)
+        .map_err(|_| Error::memory("the offsets of a view array", (rows + 1).saturating_mul(8)))?;
+    offsets.resize(first + 1, 0);
+    for (i, view) in views.chunks_exact(16).enumerate().skip(first) {
+        values.extend_from_slice(view_value(view, buffers, i - first, path)?);
+        // `values` holds at most `total` bytes, which fits in `i64` (checked above).
+        offsets.push(i64::try_from(values.len()).unwrap_or(i64::MAX));
+    }
+    Ok((Buffer::from_vec(offsets), Buffer::from_vec(values)))
 }
 
 /// The `len` bytes at `pointer` as an arrow `Buffer` that keeps `owner` alive, without a copy
