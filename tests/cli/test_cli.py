@@ -14,49 +14,19 @@ from typing import Any, Optional, Union
 
 import pytest
 from catalog import FORMS
+from cli_process import PROG, one_line_error, run
 from platform_facts import PYPY, WINDOWS
 
 import uuidx
 from uuidx import layout
 
 V7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
-#: The program name the CLI gives itself when run with ``-m`` (``python -m uuidx``; on Windows
-#: ``python.exe -m uuidx``, as argparse names it there).
-PROG = f"{os.path.basename(sys.executable)} -m uuidx"
-
-
-def text_of(data: bytes) -> str:
-    """A console stream as text, its line endings ``\n`` (Windows writes ``os.linesep``, CRLF)."""
-    return data.decode().replace(os.linesep, "\n")
-
-
-def run(*args: str, stdin: Optional[Union[str, bytes]] = None) -> subprocess.CompletedProcess[str]:
-    data = stdin.encode() if isinstance(stdin, str) else stdin
-    proc = subprocess.run(
-        [sys.executable, "-m", "uuidx", *args],
-        input=data if data is not None else b"",
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    return subprocess.CompletedProcess(
-        proc.args, proc.returncode, text_of(proc.stdout), text_of(proc.stderr)
-    )
 
 
 def lines_of(proc: subprocess.CompletedProcess[str]) -> list[str]:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     return proc.stdout.splitlines()
-
-
-def one_line_error(proc: subprocess.CompletedProcess[str], status: int) -> str:
-    """The error of a failed run: one line on stderr, the given status, no traceback."""
-    assert proc.returncode == status, (proc.returncode, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    assert len(proc.stderr.splitlines()) == 1, proc.stderr
-    assert proc.stderr.startswith(f"{PROG} "), proc.stderr
-    return proc.stderr
 
 
 def vector(vectors: dict[str, Any], version: int, key: str = "uuid") -> Any:

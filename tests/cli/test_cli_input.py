@@ -8,9 +8,10 @@ import os
 import subprocess
 import sys
 import uuid
-from typing import Optional, Union
+from typing import Optional
 
 import pytest
+from cli_process import PROG, one_line_error, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -18,9 +19,6 @@ import uuidx
 from uuidx import _core
 from uuidx._catalog import OUTPUT_FORMS, detect
 from uuidx.cli._io import MAX_LINE_BYTES, reader, writer
-
-#: The program name the CLI gives itself when run with ``-m``.
-PROG = f"{os.path.basename(sys.executable)} -m uuidx"
 
 #: Issue 34, 1: a v4 whose base32hex text (``064GKNDC...``) was read as a ULID,
 #: ``06242756-...``.
@@ -31,26 +29,6 @@ NON_RFC = uuid.UUID("006037d0-9c4f-5255-58d9-e5b64633e8a5")
 DASHED = uuid.UUID("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")
 
 MAX = (1 << 128) - 1
-
-
-def run(*args: str, stdin: Optional[Union[str, bytes]] = None) -> subprocess.CompletedProcess[str]:
-    data = stdin.encode() if isinstance(stdin, str) else stdin
-    proc = subprocess.run(
-        [sys.executable, "-m", "uuidx", *args],
-        input=data if data is not None else b"",
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    out, err = (s.decode().replace(os.linesep, "\n") for s in (proc.stdout, proc.stderr))
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-
-
-def one_line_error(proc: subprocess.CompletedProcess[str], status: int) -> str:
-    assert proc.returncode == status, (proc.returncode, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    assert len(proc.stderr.splitlines()) == 1, proc.stderr
-    return proc.stderr
 
 
 def texts_of(u: uuid.UUID) -> dict[str, str]:
