@@ -10,7 +10,6 @@ function of the same value. ``make test-s390x`` runs them on a big-endian machin
 
 from __future__ import annotations
 
-import gc
 import uuid
 from typing import Any, Callable, Optional
 
@@ -97,8 +96,6 @@ def test_a_table_of_one_view_column() -> None:
     )
     assert nulls == 1
     assert ua.uuid5(NS, table).to_pylist() == expected(rows)
-    del table
-    gc.collect()
 
 
 pa = need("pyarrow")

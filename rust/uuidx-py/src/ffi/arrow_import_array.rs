@@ -2,9 +2,9 @@
 //! (fixed-size binary, binary and string, plain, large and view, and structs of them): its
 //! counts and pointers checked, its buffers wrapped, without a copy, as arrow-rs `ArrayData`
 //! whose lengths this file computes from the schema's type (views excepted: I8), and that data
-//! validated in full ([`import_array`]). Part of the Arrow import ([`super::arrow_import`], whose walk, panic
-//! guard and [`Validated`] chunks it uses); like it, std and arrow-rs only, compiled by the
-//! fuzz target too, which builds its hostile arrays with [`RawArray`].
+//! validated in full ([`import_array`]). Part of the Arrow import ([`super::arrow_import`],
+//! whose walk, panic guard and [`Validated`] chunks it uses); like it, std and arrow-rs only,
+//! compiled by the fuzz target too, which builds its hostile arrays with [`RawArray`].
 //!
 //! Invariants:
 //! I1. (the callers' promise: the `# Safety` sections) every non-NULL pointer of an array
@@ -49,7 +49,7 @@ use std::sync::Arc;
 
 use arrow_buffer::{ArrowNativeType, Buffer};
 use arrow_data::ffi::FFI_ArrowArray;
-use arrow_data::ArrayData;
+use arrow_data::{ArrayData, MAX_INLINE_VIEW_LEN};
 use arrow_schema::DataType;
 
 use super::arrow_import::{caught, count, invalid, validated, Error, Result, Validated, Walk};
@@ -502,10 +502,9 @@ fn view_value<'b>(
     let field =
         |at: usize| u32::from_ne_bytes([view[at], view[at + 1], view[at + 2], view[at + 3]]);
     let len = field(0);
-    let Ok(n) = usize::try_from(len) else {
-        return invalid(format!("{path}.buffers[1] (views): row {row} has {len} bytes, more than this machine addresses"));
-    };
-    if n <= MAX_INLINE {
+    // Every target uuidx builds for has a `usize` of 32 bits or more.
+    let n = usize::try_from(len).unwrap_or(usize::MAX);
+    if len <= MAX_INLINE_VIEW_LEN {
         if view[4 + n..].iter().any(|&b| b != 0) {
             return invalid(format!(
                 "{path}.buffers[1] (views): row {row} holds its {n} bytes inline, but the \
@@ -541,9 +540,6 @@ fn view_value<'b>(
     }
     Ok(value)
 }
-
-/// The most bytes a view holds inline.
-const MAX_INLINE: usize = 12;
 
 /// Rows `first..` of `views` (16 bytes each) over the variadic `buffers`, read with
 /// [`view_value`] (each checked), copied into large-binary offsets and values (I8): rows
