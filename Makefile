@@ -160,13 +160,13 @@ stress-fork: dev ## FORKS children forked while 8 threads make UUIDs (4 in GIL-r
 test-nomemory: dev ## Every catalogued call with each of its first 41 allocations failing (first and warm); every error path at an RLIMIT_AS cap, 7 headrooms
 	UUIDX_NOMEMORY_FULL=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/ffi/test_nomemory_sweep.py tests/ffi/test_nomemory_rlimit.py
 
-# loom explores every interleaving of the generators' engine with up to LOOM_MAX_PREEMPTIONS
+# loom explores every interleaving of the generators' engines and of the fork gate with up to LOOM_MAX_PREEMPTIONS
 # preemptions (each step up multiplies the run time several times). A target directory of its
 # own: --cfg loom would otherwise invalidate the ordinary build.
 LOOM_MAX_PREEMPTIONS ?= 3
-test-loom: ## Model check of the generators' engines with loom (generator/engine/model.rs, generator/word/model.rs)
+test-loom: ## Model check with loom of the generators' engines (generator/engine/model.rs, generator/word/model.rs) and the fork gate (fork/gate.rs)
 	RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=$(LOOM_MAX_PREEMPTIONS) CARGO_TARGET_DIR=target/loom \
-		ci/cargo-ran $(CARGO) test -p uuidx-core --lib -- generator::engine::model generator::word::model
+		ci/cargo-ran $(CARGO) test -p uuidx-core --lib -- generator::engine::model generator::word::model fork::gate::model
 
 PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_POSTGRES18=$$(cat $(VENV)/.postgres18) \
 	UUIDX_REQUIRE_FAKETIME=$$(cat $(VENV)/.faketime) \

@@ -1,5 +1,6 @@
-"""``uuidx.testing.deterministic()`` across a real ``os.fork()`` taken while other threads are
-inside bulk calls (which run with the GIL released): every child must go on making UUIDs.
+"""A real ``os.fork()`` taken while other threads are inside bulk calls (which run with the GIL
+released), under ``uuidx.testing.deterministic()`` and on the 128-bit state words: every child
+must go on making UUIDs.
 
 A child that inherited a lock held by a thread that does not exist in it would wait for ever,
 so each child gets a deadline, is killed past it, and counts as a failure: a hang fails the
@@ -28,6 +29,7 @@ from platform_facts import FORK, NO_FORK
 
 import uuidx
 import uuidx.arrow
+from uuidx import _core
 from uuidx.testing import deterministic
 
 pytestmark = pytest.mark.skipif(not FORK, reason=NO_FORK)
@@ -141,6 +143,44 @@ def test_children_forked_while_threads_are_inside_bulk_calls_finish() -> None:
             time.sleep(0.003)
             before = uuidx.uuid7()
             failure = _fork_within(CHILD_LIMIT_S, functools.partial(_run_child, before))
+            if failure is not None:
+                failures.append(f"child {i}: {failure}")
+    assert not errors, errors
+    assert not failures, failures
+
+
+#: A generator whose state is the 128-bit word: where that word takes a lock (32-bit targets),
+#: a thread inside its ``many()`` (GIL released) may hold the lock when another thread forks.
+WIDE = uuidx.V7Generator("submillisecond", 11)
+
+
+def _run_wide_child(before: uuid.UUID) -> int:
+    """A child's first UUIDs of the 128-bit words: the shared generator's, uuid6's, uuid1's."""
+    first = WIDE.generate()
+    if not first > before:
+        return 2
+    many = WIDE.many(100)
+    if many != sorted(many) or not many[0] > first:
+        return 3
+    if not uuidx.uuid6() < uuidx.uuid6():
+        return 4
+    uuidx.uuid1()
+    return 0
+
+
+def test_children_forked_while_threads_work_the_wide_words_finish() -> None:
+    """The process-wide generators and a shared wide generator, with threads inside its bulk
+    call while the main thread forks: every child's first UUIDs of those words come (the fork
+    gate keeps a fork from copying the word's lock held)."""
+    assert WIDE.lock_free is dict(_core._lock_free())["uuid6"]
+    failures: list[str] = []
+    with busy_threads([lambda: WIDE.many(2_000), lambda: WIDE.many(2_000)]) as errors:
+        for i in range(CHILDREN):
+            if len(failures) == 3:  # each hung child costs the whole limit
+                break
+            time.sleep(0.003)
+            before = WIDE.generate()
+            failure = _fork_within(CHILD_LIMIT_S, functools.partial(_run_wide_child, before))
             if failure is not None:
                 failures.append(f"child {i}: {failure}")
     assert not errors, errors

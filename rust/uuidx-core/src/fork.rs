@@ -2,18 +2,35 @@
 //! memory, random generator states and UUID generator states included ([RFC 9562 §6.9](https://www.rfc-editor.org/rfc/rfc9562#section-6.9): a
 //! child must not replay its parent's random stream).
 //!
-//! A `pthread_atfork` child handler, installed with the first thread random generator (or the
-//! first deterministic installation), bumps a process-wide *fork epoch* once per new process
-//! id ([`note_fork_once`]; Python's `os.register_at_fork` calls it too, and one fork counts
-//! once), and releases what the threads that did not survive the fork held in the
-//! lock-free deterministic stack ([`crate::generator::deterministic`]). Random generators reseed
-//! when the epoch moves; UUID generators watch it through a [`ForkSource`], which tests
-//! replace by a [`ManualFork`].
+//! `pthread_atfork` handlers, installed with the first thread random generator, the first
+//! deterministic installation or the first passage through the fork gate (the private `gate`
+//! module):
+//!
+//! - in the child, one bumps a process-wide *fork epoch* once per new process id
+//!   ([`note_fork_once`]; Python's `os.register_at_fork` calls it too, and one fork counts
+//!   once), and releases what the threads that did not survive the fork held in the lock-free
+//!   deterministic stack ([`crate::generator::deterministic`]) and in the gate. Random
+//!   generators reseed when the epoch moves; UUID generators watch it through a
+//!   [`ForkSource`], which tests replace by a [`ManualFork`];
+//! - before and after the fork, they close and open the gate, so that no fork copies held one
+//!   of the locks that the generators' 128-bit words take where they are not lock-free.
 
 #[cfg(unix)]
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Once;
+
+#[cfg(unix)]
+pub(crate) mod gate;
+
+/// Where no process forks, nothing to guard: the operation itself.
+#[cfg(not(unix))]
+pub(crate) mod gate {
+    #[inline(always)]
+    pub(crate) fn through<T>(op: impl FnOnce() -> T) -> T {
+        op()
+    }
+}
 
 static FORK_EPOCH: AtomicU64 = AtomicU64::new(0);
 #[cfg(unix)]
@@ -49,22 +66,42 @@ pub fn fork_epoch() -> u64 {
 }
 
 #[cfg(unix)]
-#[cfg_attr(miri, allow(dead_code))] // Miri cannot fork: the handler is not installed there.
+#[cfg_attr(miri, allow(dead_code))] // Miri cannot fork: the handlers are not installed there.
+extern "C" fn atfork_prepare() {
+    // Where the 128-bit words are lock-free no passage is ever under way: closing costs two
+    // atomic operations.
+    gate::GATE.close();
+}
+
+#[cfg(unix)]
+#[cfg_attr(miri, allow(dead_code))]
+extern "C" fn atfork_parent() {
+    gate::GATE.open();
+}
+
+#[cfg(unix)]
+#[cfg_attr(miri, allow(dead_code))]
 extern "C" fn atfork_child() {
+    gate::GATE.reset();
     crate::generator::deterministic::after_fork_in_child();
     note_fork_once();
 }
 
-/// Installs the `pthread_atfork` child handler (once per process; later calls do nothing).
+/// Installs the `pthread_atfork` handlers (once per process; later calls do nothing).
 pub(crate) fn install_handler() {
     ATFORK.call_once(|| {
         // Miri has no `pthread_atfork` (and cannot fork).
         #[cfg(all(unix, not(miri)))]
-        // SAFETY: registers a plain function with no captured state; `atfork_child` only
-        // performs atomic operations and getpid, which are async-signal-safe as a forked
-        // child requires.
+        // SAFETY: registers plain functions with no captured state. `atfork_prepare` and
+        // `atfork_parent` only perform atomic operations (and yield while passages end);
+        // `atfork_child` only atomic operations and getpid, which are async-signal-safe as a
+        // forked child requires.
         unsafe {
-            libc::pthread_atfork(None, None, Some(atfork_child));
+            libc::pthread_atfork(
+                Some(atfork_prepare),
+                Some(atfork_parent),
+                Some(atfork_child),
+            );
         }
     });
 }

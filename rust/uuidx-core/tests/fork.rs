@@ -291,6 +291,66 @@ fn deterministic_fork_with_threads_inside_bulk_calls() {
     assert!(failures.is_empty(), "children failed: {failures:?}");
 }
 
+/// A real `fork()` while other threads work the 128-bit state words (v6, v1 and a wide v7
+/// layout, one generator shared by a thread and every child): every child finishes. Where those
+/// words take a lock (32-bit targets), a fork that copied one held would leave the child
+/// spinning on its first UUID of that word; the fork gate closes first. Where they are
+/// lock-free, the same run checks that the child's words work.
+fn fork_with_threads_on_wide_words() {
+    let wide = Arc::new(
+        V7Generator::new(
+            V7Method::SubMillisecond { counter_bits: 11 },
+            10_000_000_000,
+            RollbackPolicy::Reset,
+        )
+        .unwrap(),
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut threads = Vec::new();
+    for kind in 0..3 {
+        let (stop, wide) = (Arc::clone(&stop), Arc::clone(&wide));
+        threads.push(std::thread::spawn(move || {
+            let mut values = vec![Uuid::NIL; 64];
+            while !stop.load(Ordering::Relaxed) {
+                match kind {
+                    0 => {
+                        generator::uuid6(None, None).unwrap();
+                    }
+                    1 => {
+                        generator::uuid1(None, None).unwrap();
+                    }
+                    _ => wide.fill(&mut values).unwrap(),
+                }
+            }
+        }));
+    }
+    let mut failures = Vec::new();
+    for i in 0..60 {
+        if failures.len() == 3 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        let before = wide.generate().unwrap();
+        let child = || {
+            let first = wide.generate().unwrap();
+            let a = generator::uuid6(None, None).unwrap();
+            let b = generator::uuid6(None, None).unwrap();
+            let _ = generator::uuid1(None, None).unwrap();
+            i32::from(!(first > before && a < b))
+        };
+        match child_status_within(Duration::from_secs(10), child) {
+            Ok(0) => {}
+            Ok(code) => failures.push(format!("child {i}: exit status {code}")),
+            Err(why) => failures.push(format!("child {i}: {why}")),
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    for t in threads {
+        t.join().unwrap();
+    }
+    assert!(failures.is_empty(), "children failed: {failures:?}");
+}
+
 /// The tests below change process-wide state (the fork epoch, the deterministic generators):
 /// one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -310,4 +370,5 @@ fn real_fork_handling() {
     real_fork();
     real_fork_with_a_failing_first_step();
     deterministic_fork_with_threads_inside_bulk_calls();
+    fork_with_threads_on_wide_words();
 }

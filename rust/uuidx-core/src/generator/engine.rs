@@ -46,7 +46,7 @@ use portable_atomic::{AtomicU128, Ordering};
 
 use super::{rollback_error, RollbackPolicy};
 use crate::clock::Clock;
-use crate::fork::ForkSource;
+use crate::fork::{gate, ForkSource};
 use crate::time::GREGORIAN_UNIX_OFFSET_100NS;
 use crate::Result;
 
@@ -200,7 +200,8 @@ pub(crate) trait Cells: Send + Sync {
 }
 
 /// The cells of every real generator: a 128-bit word (`cmpxchg16b` on x86-64, `casp` or an
-/// LL/SC pair on AArch64) and a 64-bit epoch.
+/// LL/SC pair on AArch64) and a 64-bit epoch. Where the word takes a lock, each operation on
+/// it is a passage through the fork gate ([`gate`]), so that no fork copies the lock held.
 #[derive(Debug)]
 #[repr(C)]
 pub(crate) struct Native {
@@ -231,18 +232,20 @@ impl Cells for Native {
 
     #[inline]
     fn load(&self) -> u128 {
-        self.state.load(Ordering::Acquire)
+        gate::through(|| self.state.load(Ordering::Acquire))
     }
 
     #[inline]
     fn compare_exchange(&self, current: u128, new: u128) -> core::result::Result<(), u128> {
-        self.state
-            .compare_exchange_weak(current, new, Ordering::AcqRel, Ordering::Acquire)
-            .map(|_| ())
+        gate::through(|| {
+            self.state
+                .compare_exchange_weak(current, new, Ordering::AcqRel, Ordering::Acquire)
+                .map(|_| ())
+        })
     }
 
     fn store(&self, state: u128) {
-        self.state.store(state, Ordering::Release);
+        gate::through(|| self.state.store(state, Ordering::Release));
     }
 
     #[inline]
