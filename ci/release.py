@@ -340,7 +340,7 @@ TESTING = (
         ("3.11",),
         EMULATED,
         "qemu-user, Debian bookworm's s390x CPython 3.11 (big-endian): the whole suite "
-        "(make test-s390x), a named subset in .ci/run",
+        "(make test-s390x), in .ci/run too",
     ),
     Testing(
         "manylinux-s390x",
