@@ -285,7 +285,8 @@ TESTING = (
         ("3.11",),
         EMULATED,
         "qemu-user, Debian bookworm's arm64 CPython 3.11: a named subset, on both 128-bit CAS "
-        "paths (make test-aarch64); real ARM on the hosted arm64 runner",
+        "paths (make test-aarch64; in .ci/run every third run); real ARM on the hosted arm64 "
+        "runner",
     ),
     Testing("manylinux-aarch64", _CP + FREE_THREADED, HOSTED, "the hosted arm64 runner"),
     Testing(
@@ -299,7 +300,8 @@ TESTING = (
         "manylinux-armv7l",
         ("3.11",),
         EMULATED,
-        "qemu-user, Debian bookworm's armhf CPython 3.11: a named subset (make test-armv7l)",
+        "qemu-user, Debian bookworm's armhf CPython 3.11: a named subset (make test-armv7l; "
+        "in .ci/run every third run)",
     ),
     Testing(
         "manylinux-armv7l",
@@ -313,7 +315,7 @@ TESTING = (
         ("3.11",),
         NATIVE,
         "Debian bookworm's i386 CPython 3.11, a 32-bit process on the x86_64 kernel (no "
-        "emulation): a named subset (make test-i686)",
+        "emulation): a named subset (make test-i686; in .ci/run every third run)",
     ),
     Testing(
         "manylinux-i686",
