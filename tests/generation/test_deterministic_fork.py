@@ -39,14 +39,24 @@ CHILD_LIMIT_S = 20.0
 CHILDREN = 30
 
 
-def _run_child(before: uuid.UUID) -> int:
-    """The child's work: every kind, single and bulk, checked. Its exit status."""
-    first = uuidx.uuid7()
+def _continues(
+    before: uuid.UUID, one: Callable[[], uuid.UUID], many: Callable[[int], list[uuid.UUID]]
+) -> int:
+    """0 if a UUID of ``one`` and then a hundred of ``many`` continue, in order, a sequence
+    whose last UUID before the fork was ``before``; else 2 (the single one) or 3 (the bulk)."""
+    first = one()
     if not first > before:
         return 2
-    many = uuidx.uuid7_many(500)
-    if many != sorted(many) or not many[0] > first:
+    rest = many(100)
+    if rest != sorted(rest) or not rest[0] > first:
         return 3
+    return 0
+
+
+def _run_child(before: uuid.UUID) -> int:
+    """The child's work: every kind, single and bulk, checked. Its exit status."""
+    if code := _continues(before, uuidx.uuid7, uuidx.uuid7_many):
+        return code
     if len(uuidx.uuid4_bytes(64)) != 64 * 16 or len(uuidx.uuid7_bytes(64)) != 64 * 16:
         return 4
     uuidx.uuid4()
@@ -135,18 +145,25 @@ def busy_threads(calls: Iterable[Callable[[], object]]) -> Iterator[list[BaseExc
 
 
 def test_children_forked_while_threads_are_inside_bulk_calls_finish() -> None:
-    failures: list[str] = []
     with deterministic(seed="fork-under-load"), busy_threads(BULK_CALLS) as errors:
-        for i in range(CHILDREN):
-            if len(failures) == 3:  # each hung child costs the whole limit
-                break
-            time.sleep(0.003)
-            before = uuidx.uuid7()
-            failure = _fork_within(CHILD_LIMIT_S, functools.partial(_run_child, before))
-            if failure is not None:
-                failures.append(f"child {i}: {failure}")
+        failures = _fork_children(uuidx.uuid7, _run_child)
     assert not errors, errors
     assert not failures, failures
+
+
+def _fork_children(before: Callable[[], uuid.UUID], child: Callable[[uuid.UUID], int]) -> list[str]:
+    """Forks up to ``CHILDREN`` children, 3 ms apart, each running ``child`` on a UUID that
+    ``before`` made just before its fork; what went wrong with each that failed. Stops at the
+    third failure: each hung child costs the whole limit."""
+    failures: list[str] = []
+    for i in range(CHILDREN):
+        if len(failures) == 3:
+            break
+        time.sleep(0.003)
+        failure = _fork_within(CHILD_LIMIT_S, functools.partial(child, before()))
+        if failure is not None:
+            failures.append(f"child {i}: {failure}")
+    return failures
 
 
 #: A generator whose state is the 128-bit word: where that word takes a lock (32-bit targets),
@@ -156,12 +173,8 @@ WIDE = uuidx.V7Generator("submillisecond", 11)
 
 def _run_wide_child(before: uuid.UUID) -> int:
     """A child's first UUIDs of the 128-bit words: the shared generator's, uuid6's, uuid1's."""
-    first = WIDE.generate()
-    if not first > before:
-        return 2
-    many = WIDE.many(100)
-    if many != sorted(many) or not many[0] > first:
-        return 3
+    if code := _continues(before, WIDE.generate, WIDE.many):
+        return code
     if not uuidx.uuid6() < uuidx.uuid6():
         return 4
     uuidx.uuid1()
@@ -173,15 +186,7 @@ def test_children_forked_while_threads_work_the_wide_words_finish() -> None:
     call while the main thread forks: every child's first UUIDs of those words come (the fork
     gate keeps a fork from copying the word's lock held)."""
     assert WIDE.lock_free is dict(_core._lock_free())["uuid6"]
-    failures: list[str] = []
     with busy_threads([lambda: WIDE.many(2_000), lambda: WIDE.many(2_000)]) as errors:
-        for i in range(CHILDREN):
-            if len(failures) == 3:  # each hung child costs the whole limit
-                break
-            time.sleep(0.003)
-            before = WIDE.generate()
-            failure = _fork_within(CHILD_LIMIT_S, functools.partial(_run_wide_child, before))
-            if failure is not None:
-                failures.append(f"child {i}: {failure}")
+        failures = _fork_children(WIDE.generate, _run_wide_child)
     assert not errors, errors
     assert not failures, failures

@@ -208,6 +208,25 @@ fn child_status_within(limit: Duration, child: impl FnOnce() -> i32) -> Result<i
     }
 }
 
+/// Forks up to `n` children, 3 ms apart, each through `fork_one` (which forks and waits for
+/// one child, as [`child_status_within`] does), and returns what went wrong with each that
+/// failed. Stops at the third failure: each hung child costs the whole limit.
+fn fork_children(n: usize, mut fork_one: impl FnMut() -> Result<i32, String>) -> Vec<String> {
+    let mut failures = Vec::new();
+    for i in 0..n {
+        if failures.len() == 3 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(3));
+        match fork_one() {
+            Ok(0) => {}
+            Ok(code) => failures.push(format!("child {i}: exit status {code}")),
+            Err(why) => failures.push(format!("child {i}: {why}")),
+        }
+    }
+    failures
+}
+
 /// What a child does first under deterministic generators: one of each call, a bulk call of
 /// each kind, checked for order. Exit status 0 when all is well.
 fn deterministic_calls_in_child() -> i32 {
@@ -269,20 +288,9 @@ fn deterministic_fork_with_threads_inside_bulk_calls() {
             }
         }));
     }
-    let children = 40;
-    let mut failures = Vec::new();
-    // Stop at the third failure: each hung child costs the whole limit.
-    for i in 0..children {
-        if failures.len() == 3 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(3));
-        match child_status_within(Duration::from_secs(10), deterministic_calls_in_child) {
-            Ok(0) => {}
-            Ok(code) => failures.push(format!("child {i}: exit status {code}")),
-            Err(why) => failures.push(format!("child {i}: {why}")),
-        }
-    }
+    let failures = fork_children(40, || {
+        child_status_within(Duration::from_secs(10), deterministic_calls_in_child)
+    });
     stop.store(true, Ordering::Relaxed);
     for t in threads {
         t.join().unwrap();
@@ -324,26 +332,16 @@ fn fork_with_threads_on_wide_words() {
             }
         }));
     }
-    let mut failures = Vec::new();
-    for i in 0..60 {
-        if failures.len() == 3 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
+    let failures = fork_children(60, || {
         let before = wide.generate().unwrap();
-        let child = || {
+        child_status_within(Duration::from_secs(10), || {
             let first = wide.generate().unwrap();
             let a = generator::uuid6(None, None).unwrap();
             let b = generator::uuid6(None, None).unwrap();
             let _ = generator::uuid1(None, None).unwrap();
             i32::from(!(first > before && a < b))
-        };
-        match child_status_within(Duration::from_secs(10), child) {
-            Ok(0) => {}
-            Ok(code) => failures.push(format!("child {i}: exit status {code}")),
-            Err(why) => failures.push(format!("child {i}: {why}")),
-        }
-    }
+        })
+    });
     stop.store(true, Ordering::Relaxed);
     for t in threads {
         t.join().unwrap();
