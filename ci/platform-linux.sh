@@ -81,34 +81,45 @@ binfmt() {
   grep -q '^enabled' "/proc/sys/fs/binfmt_misc/$QEMU"
 }
 
-sysroot() {
-  local stamp=$SYSROOT/.uuidx-sysroot want
-  want="$SUITE ${SYSROOT_PACKAGES[*]}"
-  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
-  # An apt of its own: $DEB_ARCH only, its own lists, an empty dpkg status (so that the whole
-  # dependency closure is downloaded), the host's keyring.
-  local apt=$CACHE/apt
+# own_apt DIR ARCH SUITE: an apt of its own under DIR, its lists updated: ARCH only, SUITE (and
+# its -updates and -security, but for sid), an empty dpkg status (so that the whole dependency
+# closure of what it installs is downloaded), the host's keyring. Used as APT_CONFIG=DIR/apt.conf.
+own_apt() {
+  local apt=$1 arch=$2 suite=$3
   mkdir -p "$apt"/etc/apt/{apt.conf.d,preferences.d,sources.list.d} "$apt"/var/lib/apt/lists/partial \
     "$apt"/var/cache/apt/archives/partial "$apt"/var/lib/dpkg
   : >"$apt/var/lib/dpkg/status"
   cat >"$apt/apt.conf" <<EOF
 Dir "$apt/";
 Dir::State::status "$apt/var/lib/dpkg/status";
-APT::Architecture "$DEB_ARCH";
-APT::Architectures { "$DEB_ARCH"; };
+APT::Architecture "$arch";
+APT::Architectures { "$arch"; };
 APT::Install-Recommends "false";
 EOF
   local keyring="signed-by=/usr/share/keyrings/debian-archive-keyring.gpg"
-  cat >"$apt/etc/apt/sources.list" <<EOF
-deb [arch=$DEB_ARCH $keyring] $MIRROR $SUITE main
-deb [arch=$DEB_ARCH $keyring] $MIRROR $SUITE-updates main
-deb [arch=$DEB_ARCH $keyring] ${MIRROR%/debian}/debian-security $SUITE-security main
+  echo "deb [arch=$arch $keyring] $MIRROR $suite main" >"$apt/etc/apt/sources.list"
+  case $suite in
+    sid | unstable) ;;
+    *)
+      cat >>"$apt/etc/apt/sources.list" <<EOF
+deb [arch=$arch $keyring] $MIRROR $suite-updates main
+deb [arch=$arch $keyring] ${MIRROR%/debian}/debian-security $suite-security main
 EOF
+      ;;
+  esac
   # A mirror caught mid-sync (an index whose size is not its Release file's) fails the update
-  # of that suite only: the others' lists are kept, and install below fails if they lack one.
+  # of that suite only: the others' lists are kept, and install fails if they lack one.
   if ! APT_CONFIG=$apt/apt.conf apt-get update -qq; then
     echo "$STEP_PREFIX: apt-get update failed for an index above: going on with the lists fetched" >&2
   fi
+}
+
+sysroot() {
+  local stamp=$SYSROOT/.uuidx-sysroot want
+  want="$SUITE ${SYSROOT_PACKAGES[*]}"
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
+  local apt=$CACHE/apt
+  own_apt "$apt" "$DEB_ARCH" "$SUITE"
   APT_CONFIG=$apt/apt.conf apt-get install -qq -y --download-only "${SYSROOT_PACKAGES[@]}" >/dev/null || return 1
   rm -rf "$SYSROOT"
   mkdir -p "$SYSROOT"
