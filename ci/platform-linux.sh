@@ -15,17 +15,23 @@
 #   MULTIARCH         Debian's multiarch folder of its libraries (default $CROSS; i386-linux-gnu)
 #   QEMU              the qemu-user binfmt entry that runs its binaries (qemu-s390x), or empty
 #                     where the kernel runs them itself (i386 on x86_64)
+#   QEMU_SUITE        (optional) a Debian suite (trixie) whose qemu-user runs the guest instead
+#                     of the host's qemu-user-static: its static $QEMU is downloaded once into
+#                     $CACHE/qemu/ (an APT configuration of its own, as the sysroot's) and
+#                     registered with binfmt_misc for the run only, under an entry of its own
+#                     (uuidx-$QEMU-PID, removed when the script exits); cargo runs the core's
+#                     tests through it as its runner
 #   SYSROOT_PACKAGES  (array) the Debian packages whose dependency closure is unpacked
 #   COMPATIBILITY     maturin's --compatibility where the wheel is built by hand (default
 #                     manylinux2014), and AUDITWHEEL_TAG the tag auditwheel must find
 #                     (default manylinux_2_17_$PLATFORM)
-# and may set STEP_PREFIX. It defines CACHE, OUT, SYSROOT, VENV, MIRROR, SUITE, and exports
-# QEMU_LD_PREFIX and UV_CACHE_DIR.
+# and may set STEP_PREFIX. It defines CACHE, OUT, SYSROOT, VENV, MIRROR, SUITE, QEMU_DIR,
+# BINFMT_ENTRY, and exports QEMU_LD_PREFIX and UV_CACHE_DIR.
 #
 # Variables (the user's):
 #   UUIDX_PLATFORM_CACHE  root of the platform caches (default ${TMPDIR:-/tmp}/uuidx-platforms);
 #                         $PLATFORM/ under it ($CACHE): the sysroot, the apt archives, uv's wheel
-#                         cache. Delete it for a cold run.
+#                         cache, QEMU_SUITE's qemu. Delete it for a cold run.
 #   PLATFORM_WHEEL        a wheel built before: tested instead of one built here.
 #   RELEASE_PROFILE       the Cargo profile of the wheel built here (default release; `fast`
 #                         for a trial: no fat LTO, a third of the build's time).
@@ -38,6 +44,12 @@ MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 SYSROOT=$CACHE/sysroot
 VENV=$CACHE/venv
+QEMU_DIR=$CACHE/qemu
+# The binfmt_misc entry that runs the guest: the host's, or (QEMU_SUITE) this run's own. The
+# kernel tries the entry registered last first, so this run's wins over the host's for the same
+# ELF header, which stays registered and enabled for everyone else.
+BINFMT_ENTRY=$QEMU
+[ -z "${QEMU_SUITE:-}" ] || BINFMT_ENTRY=uuidx-$QEMU-$$
 WHEEL_GLOB="uuidx-*-cp311-cp311-*_$PLATFORM.whl"
 mkdir -p "$OUT" "$CACHE"
 
@@ -76,9 +88,29 @@ host_packages() { "$repo/ci/system-packages" "$PLATFORM"; }
 binfmt() {
   # qemu-user-static's registration has the F flag: the kernel holds the emulator open, so
   # a child of an emulated process (sys.executable, a cargo test binary) runs emulated too.
-  mountpoint -q /proc/sys/fs/binfmt_misc || mount binfmt_misc -t binfmt_misc /proc/sys/fs/binfmt_misc || return 1
-  [ -e "/proc/sys/fs/binfmt_misc/$QEMU" ] || update-binfmts --enable "$QEMU" || return 1
-  grep -q '^enabled' "/proc/sys/fs/binfmt_misc/$QEMU"
+  local dir=/proc/sys/fs/binfmt_misc entry
+  mountpoint -q "$dir" || mount binfmt_misc -t binfmt_misc "$dir" || return 1
+  if [ -z "${QEMU_SUITE:-}" ]; then
+    [ -e "$dir/$QEMU" ] || update-binfmts --enable "$QEMU" || return 1
+    grep -q '^enabled' "$dir/$QEMU"
+    return
+  fi
+  # QEMU_SUITE's qemu, registered as that suite registers it (its binfmt.d line: flags F, and P,
+  # argv[0] kept; the interpreter named *-binfmt-P, a link to the emulator). An entry left by a
+  # run that was killed is removed first.
+  for entry in "$dir/uuidx-$QEMU-"*; do
+    if [ -e "$entry" ] && ! kill -0 "${entry##*-}" 2>/dev/null; then echo -1 >"$entry"; fi
+  done
+  local bin
+  bin=$(realpath "$QEMU_DIR/bin")
+  sed "s|^:$QEMU:|:$BINFMT_ENTRY:|; s|:[^:]*:\([A-Z]*\)\$|:$bin/${QEMU#qemu-}-binfmt-P:\1|" \
+    "$bin/$QEMU.conf" >"$dir/register"
+  grep -q '^enabled' "$dir/$BINFMT_ENTRY"
+}
+
+binfmt_remove() { # the EXIT trap, with QEMU_SUITE
+  local entry=/proc/sys/fs/binfmt_misc/$BINFMT_ENTRY
+  if [ -e "$entry" ]; then echo -1 >"$entry"; fi
 }
 
 # own_apt DIR ARCH SUITE: an apt of its own under DIR, its lists updated: ARCH only, SUITE (and
@@ -112,6 +144,28 @@ EOF
   if ! APT_CONFIG=$apt/apt.conf apt-get update -qq; then
     echo "$STEP_PREFIX: apt-get update failed for an index above: going on with the lists fetched" >&2
   fi
+}
+
+# QEMU_SUITE's qemu-user (static: it runs on this host as it is), once: its $QEMU and that
+# suite's binfmt_misc line for it, into $QEMU_DIR/bin/; the apt it is downloaded by (the .deb,
+# 70 MB with every architecture's emulator, and the lists) is then deleted.
+qemu_user() {
+  local stamp=$QEMU_DIR/bin/.uuidx-qemu
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$QEMU_SUITE" ] && return 0
+  local apt=$QEMU_DIR/apt deb
+  own_apt "$apt" "$(dpkg --print-architecture)" "$QEMU_SUITE"
+  APT_CONFIG=$apt/apt.conf apt-get clean
+  APT_CONFIG=$apt/apt.conf apt-get install -qq -y --download-only qemu-user >/dev/null || return 1
+  deb=$(echo "$apt"/var/cache/apt/archives/qemu-user_*.deb)
+  rm -rf "${QEMU_DIR:?}/bin" "$QEMU_DIR/unpacked"
+  mkdir -p "$QEMU_DIR/bin" "$QEMU_DIR/unpacked"
+  dpkg-deb --fsys-tarfile "$deb" |
+    tar -x -C "$QEMU_DIR/unpacked" "./usr/bin/$QEMU" "./usr/share/qemu/binfmt.d/$QEMU.conf"
+  mv "$QEMU_DIR/unpacked/usr/bin/$QEMU" "$QEMU_DIR/unpacked/usr/share/qemu/binfmt.d/$QEMU.conf" "$QEMU_DIR/bin/"
+  ln -s "$QEMU" "$QEMU_DIR/bin/${QEMU#qemu-}-binfmt-P"
+  rm -rf "$QEMU_DIR/unpacked" "$apt" # and the lists (90 MB), of no use once it is downloaded
+  "$QEMU_DIR/bin/$QEMU" --version | head -n 1
+  echo "$QEMU_SUITE" >"$stamp"
 }
 
 sysroot() {
@@ -160,19 +214,54 @@ guest() {
   fi
 }
 
+# The file the kernel runs the guest's interpreter with: /proc/PID/exe of a guest process, whose
+# getpid() is, under qemu-user, the host's pid of its qemu.
+guest_emulator() {
+  local pid exe stdin
+  coproc GUEST { guest "$SYSROOT/usr/bin/python3.11" -c 'import os, sys; print(os.getpid(), flush=True); sys.stdin.read()'; }
+  read -r pid <&"${GUEST[0]}"
+  exe=$(readlink "/proc/$pid/exe")
+  stdin=${GUEST[1]}
+  exec {stdin}>&- # the guest's stdin closed: it ends
+  wait "$GUEST_PID"
+  echo "$exe"
+}
+
+emulator_check() { # with QEMU_SUITE: the guest runs under that qemu, not the host's
+  local exe want
+  exe=$(guest_emulator)
+  want=$(realpath "$QEMU_DIR/bin/$QEMU")
+  echo "$STEP_PREFIX: the guest runs under $exe"
+  [ "$exe" = "$want" ] || {
+    echo "$STEP_PREFIX: not under $want, which binfmt_misc's entry $BINFMT_ENTRY names" >&2
+    return 1
+  }
+}
+
 provision() {
   timed "host packages" host_packages
+  if [ -n "${QEMU_SUITE:-}" ]; then
+    timed "qemu-user of Debian $QEMU_SUITE" qemu_user
+    trap binfmt_remove EXIT
+  fi
   if [ -n "$QEMU" ]; then
-    timed "binfmt_misc and $QEMU" binfmt
+    timed "binfmt_misc and $BINFMT_ENTRY" binfmt
   fi
   timed "$DEB_ARCH sysroot ($SUITE: ${SYSROOT_PACKAGES[*]})" sysroot
+  if [ -n "${QEMU_SUITE:-}" ]; then
+    timed "the guest's emulator" emulator_check
+  fi
 }
+
+qemu_version() { "$1" --version | sed -n 's/.*version \([^ ]*\).*/\1/p'; }
 
 # The interpreter's description in the summary lines.
 interpreter() {
   local how="natively (the x86_64 kernel runs i386 binaries)"
-  if [ -n "$QEMU" ]; then
-    how="under qemu-user $("$QEMU-static" --version | sed -n 's/.*version \([^ ]*\).*/\1/p')"
+  if [ -n "${QEMU_SUITE:-}" ]; then
+    how="under qemu-user $(qemu_version "$(guest_emulator)") (Debian $QEMU_SUITE's)"
+  elif [ -n "$QEMU" ]; then
+    how="under qemu-user $(qemu_version "$QEMU-static")"
   fi
   echo "CPython $(guest "$VENV/bin/python" -c 'import platform; print(platform.python_version())') $PLATFORM (Debian $SUITE) $how"
 }
@@ -205,11 +294,13 @@ pytest_run() { # pytest_run JUNIT LOG TESTS...: pytest as ci/wheel-suite runs it
 
 # The core's tests, linked by Debian's cross gcc (only there: the wheel is linked by zig,
 # against glibc 2.17), profile fast (release without fat LTO: the cfgs that ship; the debug
-# profile's run takes minutes more emulated), their binaries run under qemu through binfmt_misc,
-# or natively through the sysroot's loader.
+# profile's run takes minutes more emulated), their binaries run under qemu through binfmt_misc
+# (with QEMU_SUITE, under that qemu, cargo's runner), or natively through the sysroot's loader.
 cross_cargo=(env "CARGO_TARGET_$(echo "$TARGET" | tr 'a-z-' 'A-Z_')_LINKER=$CROSS-gcc")
 if [ -z "$QEMU" ]; then
   cross_cargo+=("CARGO_TARGET_$(echo "$TARGET" | tr 'a-z-' 'A-Z_')_RUNNER=setarch $PLATFORM $SYSROOT/lib/ld-linux.so.2 --library-path $(sysroot_libs)")
+elif [ -n "${QEMU_SUITE:-}" ]; then
+  cross_cargo+=("CARGO_TARGET_$(echo "$TARGET" | tr 'a-z-' 'A-Z_')_RUNNER=$QEMU_DIR/bin/$QEMU")
 fi
 cross_cargo+=(cargo)
 cargo_build() { nice -n 5 "${cross_cargo[@]}" test -p uuidx-core --target "$TARGET" --profile fast --no-run >"$OUT/cargo-build.log" 2>&1; }
@@ -217,6 +308,7 @@ cargo_build() { nice -n 5 "${cross_cargo[@]}" test -p uuidx-core --target "$TARG
 cargo_test() {
   local start rc=0 log=$OUT/cargo-test.log how="under qemu-user"
   [ -n "$QEMU" ] || how="natively, through the sysroot's loader"
+  [ -z "${QEMU_SUITE:-}" ] || how="under qemu-user $(qemu_version "$QEMU_DIR/bin/$QEMU") (Debian $QEMU_SUITE's)"
   start=$(date +%s)
   "${cross_cargo[@]}" test -p uuidx-core --target "$TARGET" --profile fast >"$log" 2>&1 || rc=$?
   grep -E '^test result:|FAILED|panicked' "$log" | tail -n 20
