@@ -285,7 +285,7 @@ TESTING = (
         ("3.11",),
         EMULATED,
         "qemu-user, Debian bookworm's arm64 CPython 3.11: a named subset, on both 128-bit CAS "
-        "paths (make test-aarch64; in .ci/run every third run); real ARM on the hosted arm64 "
+        "paths (make test-aarch64; in .ci/run every fourth run); real ARM on the hosted arm64 "
         "runner",
     ),
     Testing("manylinux-aarch64", _CP + FREE_THREADED, HOSTED, "the hosted arm64 runner"),
@@ -301,7 +301,7 @@ TESTING = (
         ("3.11",),
         EMULATED,
         "qemu-user, Debian bookworm's armhf CPython 3.11: a named subset (make test-armv7l; "
-        "in .ci/run every third run)",
+        "in .ci/run every fourth run)",
     ),
     Testing(
         "manylinux-armv7l",
@@ -315,7 +315,7 @@ TESTING = (
         ("3.11",),
         NATIVE,
         "Debian bookworm's i386 CPython 3.11, a 32-bit process on the x86_64 kernel (no "
-        "emulation): a named subset (make test-i686; in .ci/run every third run)",
+        "emulation): a named subset (make test-i686; in .ci/run every fourth run)",
     ),
     Testing(
         "manylinux-i686",
@@ -328,7 +328,8 @@ TESTING = (
         "manylinux-ppc64le",
         ("3.11",),
         EMULATED,
-        "qemu-user, Debian bookworm's ppc64el CPython 3.11: a named subset (make test-ppc64le)",
+        "qemu-user 10.0 (Debian trixie's), Debian bookworm's ppc64el CPython 3.11: a named "
+        "subset (make test-ppc64le; in .ci/run every fourth run)",
     ),
     Testing(
         "manylinux-ppc64le",
