@@ -85,16 +85,13 @@ build_wheel() { # the release's build of this platform (ci/release-build), CPyth
 
 host_packages() { "$repo/ci/system-packages" "$PLATFORM"; }
 
-binfmt() {
-  # qemu-user-static's registration has the F flag: the kernel holds the emulator open, so
-  # a child of an emulated process (sys.executable, a cargo test binary) runs emulated too.
+guest_binfmt() { # the host's $QEMU entry (ci/steps.sh's binfmt), or QEMU_SUITE's of this run
   local dir=/proc/sys/fs/binfmt_misc entry
-  mountpoint -q "$dir" || mount binfmt_misc -t binfmt_misc "$dir" || return 1
   if [ -z "${QEMU_SUITE:-}" ]; then
-    [ -e "$dir/$QEMU" ] || update-binfmts --enable "$QEMU" || return 1
-    grep -q '^enabled' "$dir/$QEMU"
+    binfmt "$QEMU"
     return
   fi
+  mountpoint -q "$dir" || mount binfmt_misc -t binfmt_misc "$dir" || return 1
   # QEMU_SUITE's qemu, registered as that suite registers it (its binfmt.d line: flags F, and P,
   # argv[0] kept; the interpreter named *-binfmt-P, a link to the emulator). An entry left by a
   # run that was killed is removed first.
@@ -245,7 +242,7 @@ provision() {
     trap binfmt_remove EXIT
   fi
   if [ -n "$QEMU" ]; then
-    timed "binfmt_misc and $BINFMT_ENTRY" binfmt
+    timed "binfmt_misc and $BINFMT_ENTRY" guest_binfmt
   fi
   timed "$DEB_ARCH sysroot ($SUITE: ${SYSROOT_PACKAGES[*]})" sysroot
   if [ -n "${QEMU_SUITE:-}" ]; then
@@ -312,10 +309,7 @@ cargo_test() {
   start=$(date +%s)
   "${cross_cargo[@]}" test -p uuidx-core --target "$TARGET" --profile fast >"$log" 2>&1 || rc=$?
   grep -E '^test result:|FAILED|panicked' "$log" | tail -n 20
-  # The contract's line, from the per-binary "test result:" lines (ignored tests count as skipped).
-  awk -v s=$(($(date +%s) - start)) -v rc="$rc" -v label="$PLATFORM" -v target="$TARGET" -v how="$how" '
-    /^test result:/ { p += $4; f += $6; i += $8; n++ }
-    END { printf "%s cargo test: %d passed, %d failed, %d skipped, %d errors in %d s (cargo test -p uuidx-core --target %s --profile fast: %d test runs, doctests included, %s)\n", label, p, f, i, (rc != 0 && f == 0), s, target, n, how }
-  ' "$log" | tee -a "$OUT/summary.txt"
+  cargo_summary "$PLATFORM" "$log" $(($(date +%s) - start)) "$rc" \
+    "cargo test -p uuidx-core --target $TARGET --profile fast" "$how" | tee -a "$OUT/summary.txt"
   return "$rc"
 }

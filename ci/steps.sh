@@ -7,6 +7,11 @@
 #                               step stops the script before anything after it (a cache stamp)
 #   timed_keep NAME COMMAND...  the same, but a failure sets status=1 and the script goes on
 #                               (test runs whose results are reported either way)
+#   binfmt QEMU                 binfmt_misc mounted and qemu-user-static's QEMU entry
+#                               (qemu-aarch64) registered and enabled (root, where they are not)
+#   cargo_summary LABEL LOG SECONDS RC COMMAND HOW
+#                               the contract's summary line of a cargo test run, from the
+#                               "test result:" lines of its LOG (ignored tests count as skipped)
 #
 # Both must be called as plain commands, never as the condition of `if`/`while` or beside `&&`,
 # `||` or `!`: bash ignores errexit in everything a command in such a place runs, subshells
@@ -38,4 +43,19 @@ timed() {
 timed_keep() {
   _run_step "$@"
   [ "$step_rc" = 0 ] || status=1
+}
+
+binfmt() {
+  # qemu-user-static's registration has the F flag: the kernel holds the emulator open, so
+  # a child of an emulated process (sys.executable, a cargo test binary) runs emulated too.
+  mountpoint -q /proc/sys/fs/binfmt_misc || mount binfmt_misc -t binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+  [ -e "/proc/sys/fs/binfmt_misc/$1" ] || update-binfmts --enable "$1" || return 1
+  grep -q '^enabled' "/proc/sys/fs/binfmt_misc/$1"
+}
+
+cargo_summary() {
+  awk -v label="$1" -v s="$3" -v rc="$4" -v command="$5" -v how="$6" '
+    /^test result:/ { p += $4; f += $6; i += $8; n++ }
+    END { printf "%s cargo test: %d passed, %d failed, %d skipped, %d errors in %d s (%s: %d test runs, doctests included, %s)\n", label, p, f, i, (rc != 0 && f == 0), s, command, n, how }
+  ' "$2"
 }
