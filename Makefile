@@ -20,7 +20,7 @@ CARGO ?= cargo
 	bench bench-env bench-all bench-measure bench-report bench-rust bench-contention bench-rust-instructions bench-encodings bench-instructions bench-columns fuzz test-matrix wheels test-wheels clean \
 	test-asan test-miri coverage \
 	wheel-windows test-windows wheel-musl test-musl wheel-aarch64 test-aarch64 \
-	wheel-armv7l wheel-i686 wheel-ppc64le wheel-s390x wheel-musl-aarch64 wheel-windows-arm64 \
+	wheel-armv7l wheel-i686 wheel-ppc64le wheel-s390x wheel-musl-aarch64 test-musl-aarch64 wheel-windows-arm64 \
 	test-s390x test-ppc64le test-armv7l test-i686 \
 	wheel-pypy test-pypy platforms-report release-rehearsal
 
@@ -84,6 +84,14 @@ wheel-s390x: ## The manylinux2014 s390x wheel (cp311, zig) into target/platforms
 
 wheel-musl-aarch64: ## The musllinux_1_2 aarch64 wheel (cp311, zig) into target/platforms/musl-aarch64/dist/, policy-checked
 	ci/platform-wheel musllinux-aarch64 musl-aarch64
+
+# The musllinux_1_2 aarch64 wheel (ci/platform-musl test aarch64), under qemu-user on a musl
+# CPython 3.11 cross-built once by zig from Debian's source package and cached under
+# ${UUIDX_PLATFORM_CACHE:-${TMPDIR:-/tmp}/uuidx-platforms}/musl-aarch64. PLATFORM_TESTS: what
+# pytest runs (default: ci/platform-linux's named subset; tests for all of it);
+# PLATFORM_CARGO_TEST=0 leaves out cargo test of the core.
+test-musl-aarch64: ## The musllinux aarch64 wheel under qemu-user (musl CPython 3.11, cross-built by zig, cached): a pytest subset, cargo test of the core
+	$(if $(PLATFORM_TESTS),PLATFORM_TESTS="$(PLATFORM_TESTS)") ci/platform-musl test aarch64
 
 # Windows arm64: the release links it with MSVC on the windows-11-arm runner; here the same code
 # is linked for aarch64-pc-windows-gnullvm by zig (llvm-mingw's ABI), a check that it links,

@@ -1,7 +1,8 @@
 """Rewrite the results table of ``docs/platforms.md`` from the last run of each platform target.
 
-``make test-windows``, ``test-pypy``, ``test-aarch64`` and ``test-musl`` (``ci/platform-<p>``)
-each leave one or more summary lines in ``target/platforms/<p>/summary.txt``:
+``make test-windows``, ``test-pypy``, ``test-aarch64``, ``test-musl``, ``test-musl-aarch64`` and
+``test-<arch>`` (``ci/platform-<p>``) each leave one or more summary lines in
+``target/platforms/<p>/summary.txt``:
 ``<name>: <N> passed, <N> failed, <N> skipped, <N> errors in <S> s (<what ran>; <interpreter>)``.
 This script puts them in the table between the page's ``platforms-results`` markers, with the
 commit the tree was at (``make platforms-report`` refuses a tree with uncommitted changes:
