@@ -115,9 +115,11 @@ def interrupted(
     inside the work whatever the interpreter's speed; returns its CPU time and the exception."""
     gc.collect()
     blocks, vm = sys.getallocatedblocks(), vm_size()
-    start = time.thread_time()
-    alarm(min(0.02, max(0.002, whole / 8)))
     with pytest.raises(Interrupted) as info:
+        # Armed inside the block: on a busy machine the timer (real time) can expire before
+        # the call starts, and the handler's exception must still be the one expected.
+        start = time.thread_time()
+        alarm(min(0.02, max(0.002, whole / 8)))
         call()
     cpu = time.thread_time() - start
     alarm(0)
