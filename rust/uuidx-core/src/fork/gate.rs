@@ -177,9 +177,14 @@ pub(crate) static GATE: Gate = Gate::new();
 /// one load and comparison of a byte (portable-atomic's own is a call on x86-64).
 #[inline(always)]
 pub(crate) fn wide_words_lock() -> bool {
-    !portable_atomic::AtomicU128::is_always_lock_free()
-        && WIDE_WORDS.load(Ordering::Relaxed) != LOCK_FREE
-        && ask_portable_atomic()
+    if portable_atomic::AtomicU128::is_always_lock_free() {
+        return false;
+    }
+    match WIDE_WORDS.load(Ordering::Relaxed) {
+        LOCK_FREE => false,
+        LOCKING => true,
+        _ => ask_portable_atomic(),
+    }
 }
 
 const LOCK_FREE: u8 = 1;
