@@ -5,10 +5,10 @@ never aborts ("memory allocation of N bytes failed" is Rust's abort, which
 ``_testcapi.set_nomemory`` in ``test_nomemory_sweep`` cannot reach).
 
 Each probe is a forked child: it caps its address space a little above what it holds, fills it
-with ``bytearray`` blocks of falling sizes, then takes the C heap's free chunks with ``malloc``
-until it returns NULL (the interpreter keeps the free slots of its small-object pools, so it can
-still make an exception while Rust's allocations fail), gives ``headroom`` bytes of those back
-and makes the call. Several headrooms put the failing allocation at different points of each
+with anonymous mappings and then ``bytearray`` blocks, of falling sizes, then takes the C heap's
+free chunks with ``malloc`` until it returns NULL (the interpreter keeps the free slots of its
+small-object pools, so it can still make an exception while Rust's allocations fail), gives
+``headroom`` bytes of those back and makes the call. Several headrooms put the failing allocation at different points of each
 path. What keeps the aborts away is the extension's allocator (``ffi/reserve.rs``: an emergency
 reserve for the small allocations of an error) and the thread-locals registered at import.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import mmap
 import os
 import sys
 
@@ -70,8 +71,15 @@ def _starve(headroom: int) -> None:
     if hard != resource.RLIM_INFINITY:
         soft = min(soft, hard)
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    balloon = []
+    # The address space, in mappings nothing touches (a filled bytearray would write each page:
+    # most of a probe's time), then the heap's room in bytearrays.
+    balloon: list[object] = []
     size = 1 << 24
+    while size >= 1 << 16:
+        try:
+            balloon.append(mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE))
+        except OSError:
+            size //= 2
     while size >= 1024:
         try:
             balloon.append(bytearray(size))
