@@ -146,8 +146,10 @@ test-windows: ## wheel-windows, then the suite on it under Wine (embeddable CPyt
 wheel-pypy: ## The release's PyPy 3.11 wheels (pp73, pp80), each built in a Debian root with its PyPy, into target/platforms/pypy-*/dist/
 	ci/platform-pypy --build-only
 
+# PYPY_ABIS: the wheels make test-pypy tests (default: both; .ci/run names one a run).
+PYPY_ABIS ?=
 test-pypy: ## Each PyPy wheel on its own PyPy (7.3.19, trixie; 8.0.1, sid): the suite (target/platforms/pypy-*/summary.txt)
-	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-pypy
+	PLATFORM_TESTS="$(PLATFORM_TESTS)" ci/platform-pypy $(PYPY_ABIS)
 
 platforms-report: ## Rewrite docs/platforms.md's results table from the last make test-<platform> runs (a committed tree)
 	$(PYTHON_EXE) ci/platforms_report.py

@@ -370,13 +370,13 @@ TESTING = (
         "pypy-manylinux-x86_64",
         ("pp73",),
         NATIVE,
-        "the whole suite on Debian trixie's PyPy 7.3.19 (make test-pypy)",
+        "the whole suite on Debian trixie's PyPy 7.3.19 (make test-pypy; in .ci/run half the runs, in turn with PyPy 8.0)",
     ),
     Testing(
         "pypy-manylinux-x86_64",
         ("pp80",),
         NATIVE,
-        "the whole suite on Debian sid's PyPy 8.0.1 (make test-pypy)",
+        "the whole suite on Debian sid's PyPy 8.0.1 (make test-pypy; in .ci/run half the runs, in turn with PyPy 7.3)",
     ),
     Testing(
         "macos-x86_64",
