@@ -1,5 +1,10 @@
 # uuidx: `make help` lists the targets. Everything installs into .venv/ by itself.
 SHELL := /bin/bash
+# Every interpreter a recipe starts writes its bytecode caches, as on a user's machine, even
+# where the image sets PYTHONDONTWRITEBYTECODE: otherwise each one compiles every module it
+# imports from source (the facade, the test modules, a venv's packages), and the suite starts
+# hundreds (tests/cli). ci/steps.sh does the same for the platform scripts run by hand.
+unexport PYTHONDONTWRITEBYTECODE
 PYTHON ?= python3
 # The interpreter itself (a pyenv shim resolved; a python3.X that pyenv has but does not select
 # found under $(pyenv root)/versions), and one virtualenv per interpreter, .venv/<impl><X.Y>[t]
