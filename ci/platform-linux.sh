@@ -268,16 +268,20 @@ summary_line() { # summary_line LABEL JUNIT SECONDS WHAT: the contract's line, f
 }
 
 pytest_run() { # pytest_run JUNIT LOG TESTS...: pytest as ci/wheel-suite runs it, on the installed wheel
-  local junit=$1 log=$2 tmp postgres=0 rc=0
+  local junit=$1 log=$2 tmp bin postgres=0 rc=0
   shift 2
-  tmp=$(mktemp -d)
+  tmp=$(mktemp -d) bin=$(mktemp -d)
+  # The cc of the tests that compile a C library and load it into the interpreter
+  # (tests/columns/test_arrow_ffi.py, where pyarrow has a wheel for the CPU): Debian's cross gcc,
+  # which builds for the guest's CPU as that machine's own cc would; the host's builds x86_64.
+  ln -s "$(command -v "$CROSS-gcc")" "$bin/cc"
   if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then postgres=1; fi
   local tests=("${@/#/$repo/}") run=()
   [ -n "$QEMU" ] || run=(setarch "$PLATFORM")
   (
     cd "$tmp"
     ulimit -v $((16 * 1024 * 1024))
-    exec env PYTHONPATH="$repo/ci" UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_POSTGRES="$postgres" \
+    exec env PATH="$bin:$PATH" PYTHONPATH="$repo/ci" UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_POSTGRES="$postgres" \
       UUIDX_REQUIRE="$(cat "$CACHE/required.txt")" UUIDX_REQUIRE_FAKETIME=1 \
       ${LIBFAKETIME:+UUIDX_LIBFAKETIME="$LIBFAKETIME"} \
       ${run[@]+"${run[@]}"} "$VENV/bin/python" -m pytest -q -p no:cacheprovider -p pytest_installed \
@@ -285,7 +289,7 @@ pytest_run() { # pytest_run JUNIT LOG TESTS...: pytest as ci/wheel-suite runs it
   ) >"$log" 2>&1 || rc=$?
   tail -n 15 "$log"
   [ $rc = 0 ] || "$repo/ci/pytest-failures" "$log"
-  rm -rf "$tmp"
+  rm -rf "$tmp" "$bin"
   return "$rc"
 }
 
