@@ -4,12 +4,13 @@ as the interpreter's: each call raises what the shape says or ``MemoryError``, a
 never aborts ("memory allocation of N bytes failed" is Rust's abort, which
 ``_testcapi.set_nomemory`` in ``test_nomemory_sweep`` cannot reach).
 
-Each probe is a forked child: it caps its address space a little above what it holds, fills it
-with anonymous mappings and then ``bytearray`` blocks, of falling sizes, then takes the C heap's
-free chunks with ``malloc`` until it returns NULL (the interpreter keeps the free slots of its
-small-object pools, so it can still make an exception while Rust's allocations fail), gives
-``headroom`` bytes of those back and makes the call. Several headrooms put the failing allocation at different points of each
-path. What keeps the aborts away is the extension's allocator (``ffi/reserve.rs``: an emergency
+Each probe is a child forked from a lean server that imports this module (``lean_fork``: the
+pytest process's size made each fork several times slower). It caps its address space a little
+above what it holds, fills it with anonymous mappings and then ``bytearray`` blocks, of falling
+sizes, then takes the C heap's free chunks with ``malloc`` until it returns NULL (the
+interpreter keeps the free slots of its small-object pools, so it can still make an exception
+while Rust's allocations fail), gives ``headroom`` bytes of those back and makes the call.
+Several headrooms put the failing allocation at different points of each path. What keeps the aborts away is the extension's allocator (``ffi/reserve.rs``: an emergency
 reserve for the small allocations of an error) and the thread-locals registered at import.
 """
 
@@ -23,6 +24,7 @@ import sys
 
 import catalog
 import pytest
+from lean_fork import LeanForker
 from platform_facts import (
     FORK,
     INTERPRETER_OUT_OF_MEMORY,
@@ -102,38 +104,51 @@ def _starve(headroom: int) -> None:
         freed += sizes[count]
 
 
-def probe(entry: catalog.Entry, shape: catalog.Shape, headroom: int) -> str:
-    pid = os.fork()
-    if pid == 0:
-        code = ANOTHER
+#: The catalogue's raising shapes by name, for the server's children.
+BY_NAME = {catalog.shape_id(c): c for c in CASES}
+#: A probe that takes longer has hung.
+TIMEOUT_S = 60.0
+
+
+def child_probe(name: str, headroom: int) -> None:
+    """In the child: starve, call, and end with the exit code that says what happened."""
+    entry, shape = BY_NAME[name]
+    code = ANOTHER
+    try:
+        gc.disable()
+        _starve(headroom)
         try:
-            gc.disable()
-            _starve(headroom)
-            try:
-                entry.call(shape)
-                code = RETURNED
-            except MemoryError:
-                code = OK
-            except BaseException as exc:  # noqa: BLE001 - another exception is the finding
-                _HELD.clear()  # memory for the check below
-                expected = shape.raises is not None and isinstance(exc, shape.raises)
-                found = f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
-                code = OK if expected or INTERPRETER_OUT_OF_MEMORY.fullmatch(found) else ANOTHER
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        return f"killed by signal {os.WTERMSIG(status)}"
+            entry.call(shape)
+            code = RETURNED
+        except MemoryError:
+            code = OK
+        except BaseException as exc:  # noqa: BLE001 - another exception is the finding
+            _HELD.clear()  # memory for the check below
+            expected = shape.raises is not None and isinstance(exc, shape.raises)
+            found = f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
+            code = OK if expected or INTERPRETER_OUT_OF_MEMORY.fullmatch(found) else ANOTHER
+    finally:
+        os._exit(code)
+
+
+def probe(forker: LeanForker, name: str, headroom: int) -> str:
+    ended = forker.run("child_probe", name, headroom)
+    if ended.exit_code is None:
+        return ended.describe()
     return {OK: "ok", ANOTHER: "another exception", RETURNED: "returned"}.get(
-        os.waitstatus_to_exitcode(status), f"exit {os.waitstatus_to_exitcode(status)}"
+        ended.exit_code, f"exit {ended.exit_code}"
     )
 
 
 def test_error_paths_under_an_address_space_cap() -> None:
     found = {}
-    for entry, shape in CASES:
-        for headroom in HEADROOMS:
-            outcome = probe(entry, shape, headroom)
-            if outcome != "ok":
-                found[f"{catalog.shape_id((entry, shape))} @{headroom}"] = outcome
+    forker = LeanForker(__name__, TIMEOUT_S)
+    try:
+        for name in BY_NAME:
+            for headroom in HEADROOMS:
+                outcome = probe(forker, name, headroom)
+                if outcome != "ok":
+                    found[f"{name} @{headroom}"] = outcome
+    finally:
+        forker.close()
     assert found == {}

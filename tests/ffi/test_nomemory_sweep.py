@@ -3,9 +3,11 @@ one allocation failing: the call returns, raises ``MemoryError``, or raises what
 it raises. Never a ``PanicException`` (a ``BaseException`` that ``except Exception`` misses),
 another exception, an abort, a crash or a hang.
 
-Each probe runs in a child forked from this process after the catalogue was built, so "first"
-is the first call of that callable in a process (its interned names, type objects and caches
-not yet made) and "warm" is a call after one that succeeded or failed. In the child,
+Each probe runs in a child forked after the catalogue was built, so "first" is the first call
+of that callable in a process (its interned names, type objects and caches not yet made) and
+"warm" is a call after one that succeeded or failed. The children are forked from a lean
+server that imports this module (``lean_fork``), not from the pytest process, whose size made
+each fork several times slower. In the child,
 ``_testcapi.set_nomemory(k, k + 1)`` fails allocation number ``k`` (of every domain: raw, mem,
 object) of the call; Rust's own allocations are not hooked (``test_errors``' ``RLIMIT_AS`` tests
 cover those). The default pass samples ``k`` (:data:`SAMPLED_FIRST`, :data:`SAMPLED_WARM`);
@@ -18,13 +20,12 @@ from __future__ import annotations
 
 import faulthandler
 import os
-import select
-import signal
-import time
+from collections.abc import Iterator
 from typing import Any
 
 import catalog
 import pytest
+from lean_fork import LeanForker
 from optional import need
 from platform_facts import FORK, INTERPRETER_OUT_OF_MEMORY, NO_FORK, PYPY, PYPY_NO_PYTHONAPI
 
@@ -50,8 +51,30 @@ TIMEOUT_S = 30.0
 CASES = [(e, s) for e in catalog.ENTRIES for s in e.shapes]
 
 
-def _outcome(entry: catalog.Entry, shape: catalog.Shape, warm: bool, k: int) -> str:
+def _raise(exc: BaseException) -> Any:
+    raise exc
+
+
+def _probe_entry(func: Any) -> tuple[catalog.Entry, catalog.Shape]:
+    shape = catalog.ok("call")
+    return catalog.Entry("probe", func, (shape,)), shape
+
+
+#: What a child can be asked to call, by name: the catalogue's shapes, and the probe's own
+#: checks (test_the_probe_sees_a_panic_and_an_abort).
+BY_NAME = {
+    **{catalog.shape_id(c): c for c in CASES},
+    "probe:memory-error": _probe_entry(lambda: _raise(MemoryError())),
+    "probe:keyboard-interrupt": _probe_entry(lambda: _raise(KeyboardInterrupt())),
+    "probe:abort": _probe_entry(os.abort),
+    "probe:allocate": _probe_entry(lambda: [object() for _ in range(100)]),
+}
+
+
+def child_outcome(name: str, warm: bool, k: int) -> str:
     """In the child: ``"ok"`` or what went wrong (one line)."""
+    faulthandler.disable()  # an abort is reported by the parent, in one line
+    entry, shape = BY_NAME[name]
     if warm:
         try:
             entry.call(shape)
@@ -73,77 +96,42 @@ def _outcome(entry: catalog.Entry, shape: catalog.Shape, warm: bool, k: int) -> 
     return "ok"
 
 
-def probe(entry: catalog.Entry, shape: catalog.Shape, warm: bool, k: int) -> str:
-    """Forks, runs the probe in the child and returns its outcome (or how the child died)."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            faulthandler.disable()  # an abort is reported by the parent, in one line
-            os.close(r)
-            message = _outcome(entry, shape, warm, k)
-            os.write(w, message.encode("utf-8", "backslashreplace"))
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(w)
-    try:
-        chunks = []
-        deadline = time.monotonic() + TIMEOUT_S
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([r], [], [], left)[0]:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return f"hung for {TIMEOUT_S:.0f} s"
-            chunk = os.read(r, 4096)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(r)
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        return f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
-    if os.waitstatus_to_exitcode(status) != 0:
-        return f"exit {os.waitstatus_to_exitcode(status)}: {b''.join(chunks)!r}"
-    return b"".join(chunks).decode()
+@pytest.fixture(scope="module")
+def forker() -> Iterator[LeanForker]:
+    server = LeanForker(__name__, TIMEOUT_S)
+    yield server
+    server.close()
 
 
-def _sweep(entry: catalog.Entry, shape: catalog.Shape, warm: bool) -> dict[int, str]:
+def probe(forker: LeanForker, name: str, warm: bool, k: int) -> str:
+    """The outcome of one probe in a child of the server (or how the child ended)."""
+    ended = forker.run("child_outcome", name, warm, k)
+    return ended.message if ended.exit_code == 0 else ended.describe()
+
+
+def _sweep(forker: LeanForker, name: str, warm: bool) -> dict[int, str]:
     ks: Any = range(FULL_K) if FULL else (SAMPLED_WARM if warm else SAMPLED_FIRST)
     found = {}
     for k in ks:
-        outcome = probe(entry, shape, warm, k)
+        outcome = probe(forker, name, warm, k)
         if outcome != "ok":
             found[k] = outcome
     return found
 
 
-@pytest.mark.parametrize(("entry", "shape"), CASES, ids=[catalog.shape_id(c) for c in CASES])
+@pytest.mark.parametrize("name", [catalog.shape_id(c) for c in CASES])
 @pytest.mark.parametrize("warm", [False, True], ids=["first", "warm"])
-def test_a_failed_allocation_is_a_memory_error(
-    entry: catalog.Entry, shape: catalog.Shape, warm: bool
-) -> None:
-    assert _sweep(entry, shape, warm) == {}
+def test_a_failed_allocation_is_a_memory_error(forker: LeanForker, name: str, warm: bool) -> None:
+    assert _sweep(forker, name, warm) == {}
 
 
-def test_the_probe_sees_a_panic_and_an_abort() -> None:
+def test_the_probe_sees_a_panic_and_an_abort(forker: LeanForker) -> None:
     """The probe itself: a ``BaseException`` that is not ``MemoryError`` and a child that
     aborts are findings, a ``MemoryError`` is not."""
-
-    def raise_(exc: BaseException) -> Any:
-        raise exc
-
-    def entry(func: Any) -> catalog.Entry:
-        return catalog.Entry("probe", func, (catalog.ok("call"),))
-
-    shape = catalog.ok("call")
     never = 10**9  # no call makes that many allocations: nothing fails
-    assert probe(entry(lambda: raise_(MemoryError())), shape, False, never) == "ok"
-    assert probe(entry(lambda: raise_(KeyboardInterrupt())), shape, False, never).startswith(
+    assert probe(forker, "probe:memory-error", False, never) == "ok"
+    assert probe(forker, "probe:keyboard-interrupt", False, never).startswith(
         "builtins.KeyboardInterrupt"
     )
-    assert probe(entry(os.abort), shape, False, never) == "killed by SIGABRT"
-    assert probe(entry(lambda: [object() for _ in range(100)]), shape, False, 5) == "ok"
+    assert probe(forker, "probe:abort", False, never) == "killed by SIGABRT"
+    assert probe(forker, "probe:allocate", False, 5) == "ok"
