@@ -177,11 +177,13 @@ test-nomemory: dev ## Every catalogued call with each of its first 41 allocation
 
 # loom explores every interleaving of the generators' engines and of the fork gate with up to LOOM_MAX_PREEMPTIONS
 # preemptions (each step up multiplies the run time several times). A target directory of its
-# own: --cfg loom would otherwise invalidate the ordinary build.
+# own: --cfg loom would otherwise invalidate the ordinary build. Cargo profile loom: optimised,
+# debug assertions and overflow checks on (Cargo.toml).
 LOOM_MAX_PREEMPTIONS ?= 3
 test-loom: ## Model check with loom of the generators' engines (generator/engine/model.rs, generator/word/model.rs) and the fork gate (fork/gate.rs)
 	RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=$(LOOM_MAX_PREEMPTIONS) CARGO_TARGET_DIR=target/loom \
-		ci/cargo-ran $(CARGO) test -p uuidx-core --lib -- generator::engine::model generator::word::model fork::gate::model
+		ci/cargo-ran $(CARGO) test -p uuidx-core --lib --profile loom -- \
+		generator::engine::model generator::word::model fork::gate::model
 
 PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_POSTGRES18=$$(cat $(VENV)/.postgres18) \
 	UUIDX_REQUIRE_FAKETIME=$$(cat $(VENV)/.faketime) \
