@@ -63,6 +63,9 @@ MACHINE_ENV = (
     "CARGO_HTTP_CAINFO",
     "PIP_DISABLE_PIP_VERSION_CHECK",
 )
+# What make test-wheels asks of a test job's ci/wheel-suite where that interpreter's whole suite
+# waits its turn (ci/matrix.py --whole-suite): a subset. A hosted runner never sets them.
+CALLER_ENV = ("WHEEL_SUITE_SUBSET", "SUBSET_TESTS")
 KNOWN_ACTIONS = (
     "actions/checkout",
     "actions/setup-python",
@@ -556,7 +559,7 @@ def run_entry(
         "RUNNER_TEMP": str(temp),
     }
     # What belongs to the machine, not to the job: where its toolchains, caches and CA bundle are.
-    for key in MACHINE_ENV:
+    for key in MACHINE_ENV + CALLER_ENV:
         if key in os.environ:
             env[key] = os.environ[key]
     # A cache of cargo's builds shared by the jobs of one rehearsal (what actions/cache would

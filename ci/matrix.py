@@ -15,7 +15,8 @@ manylinux x86_64 wheels and the sdist), run from the workflow file by ``ci/hoste
 runner runs them: a plain interpreter of each version, then the job's own steps
 (``ci/test-artifact``: a clean virtualenv, the file installed; mypy --strict, stubtest of the
 shipped stub and module, the whole suite; the sdist built from source and checked with the
-tests it ships, all collected, those about its contents run).
+tests it ships, all collected, those about its contents run). ``--whole-suite VERSIONS`` (CI's
+turns, ``.ci/run``) leaves the others' whole suites for another run: they run ``TURN_SUBSET``.
 
 In both, the 3.13 pass runs with ``PYTHONMALLOC=mimalloc``, the allocator of free-threaded builds
 (for ``test-wheels``, release.yml's matrix says so).
@@ -281,22 +282,46 @@ WHEEL_TAG = re.compile(r"-cp3(\d+)(t?)-cp3\d+t?-")
 WHEELS_PLATFORM = "manylinux-x86_64"
 
 
-def hosted(args: list[str], prefix: str, chroot: bool, state: Path) -> tuple[int, str]:
+def hosted(
+    args: list[str], prefix: str, chroot: bool, state: Path, extra: Optional[dict[str, str]] = None
+) -> tuple[int, str]:
     """``ci/hosted ARGS`` (ci/hosted.py with the CI tools), on the host or in the chroot (there
-    with ``state`` bound at /state and the checkout's copy at /src/project as the workspace)."""
+    with ``state`` bound at /state and the checkout's copy at /src/project as the workspace),
+    with ``extra`` in its environment."""
+    extra = extra or {}
     if not chroot:
         cmd = [str(REPO / "ci/hosted"), *args, "--state", str(state), "--source", str(REPO)]
-        return run_logged(cmd, prefix)
+        return run_logged(cmd, prefix, env=dict(os.environ, **extra))
     env = dict(os.environ, CHROOT_BIND_RW=f"{state}:/state")
     inner = ["ci/hosted", *args, "--state", "/state", "--source", "/src/project"]
+    if extra:
+        inner = ["env", *(f"{k}={v}" for k, v in extra.items()), *inner]
     return run_logged([str(REPO / "ci/chroot-python"), "--", *inner], prefix, env=env)
 
 
-def entry_row(row: Row, state: Path, entry: str, chroot: bool, started: float) -> Row:
+#: What a wheel whose whole suite waits its turn runs (``--whole-suite``): ci/wheel-suite's
+#: subset (every module collected; the packaging, the spec data, the RFC vectors, stdlib parity
+#: and the catalogue of the API run) and the tests that depend most on the interpreter's own
+#: objects: the exact-type fast path (the layout of its uuid.UUID), the errors and the leaks.
+TURN_SUBSET = (
+    "tests/packaging tests/conformance tests/test_catalog.py tests/ffi/test_exact.py "
+    "tests/test_errors.py tests/test_leaks.py"
+)
+
+
+def entry_row(
+    row: Row, state: Path, entry: str, chroot: bool, started: float, subset: bool = False
+) -> Row:
     """One test entry of release.yml run by ci/hosted.py; its results are ci/test-artifact's,
-    in the entry's RUNNER_TEMP (``state/runs/test_<entry>_/temp/test``)."""
+    in the entry's RUNNER_TEMP (``state/runs/test_<entry>_/temp/test``). ``subset``: the job
+    runs TURN_SUBSET instead of the whole suite."""
+    extra = {"WHEEL_SUITE_SUBSET": "1", "SUBSET_TESTS": TURN_SUBSET} if subset else {}
     rc, last = hosted(
-        ["run", "release.yml", "test", "--entry", f"name={entry}"], f"[{row.label}]", chroot, state
+        ["run", "release.yml", "test", "--entry", f"name={entry}"],
+        f"[{row.label}]",
+        chroot,
+        state,
+        extra,
     )
     if chroot and rc == CANNOT_PROVISION:
         row.result, row.note = "skipped", last.replace("chroot-python: ", "")
@@ -332,7 +357,9 @@ def test_wheels(args: argparse.Namespace) -> list[Row]:
         return lambda: row
 
     def job(label: str, where: str, entry: str, chroot: bool) -> Job:
-        return lambda: entry_row(Row(label, where), state, entry, chroot, time.monotonic())
+        subset = args.whole_suite is not None and label not in args.whole_suite.split()
+        row = Row(label, where, note=TURN_NOTE if subset else "")
+        return lambda: entry_row(row, state, entry, chroot, time.monotonic(), subset)
 
     for version in args.versions:
         entry = f"{WHEELS_PLATFORM} {version}"
@@ -346,7 +373,10 @@ def test_wheels(args: argparse.Namespace) -> list[Row]:
             lanes["chroot"].append(job(version, f"{entry} (chroot)", entry, True))
         else:
             lanes["host"].append(fixed(Row(version, "-", "skipped", not_found_reason(version))))
-    sdist = job("sdist", "sdist", "sdist", False)
+
+    def sdist() -> Row:
+        return entry_row(Row("sdist", "sdist"), state, "sdist", False, time.monotonic())
+
     lanes["host"].append(sdist)
     rows = run_lanes(lanes["host"], lanes["chroot"])
     return sort_rows([r for r in rows if "sdist" not in r.label], args.versions) + [
@@ -356,6 +386,8 @@ def test_wheels(args: argparse.Namespace) -> list[Row]:
 
 # The row of the sdist, which runs ci/wheel-suite's subset (WHEEL_SUITE_SUBSET=1).
 SUBSET_NOTE = "all collected, SUBSET_TESTS run"
+# The row of a wheel whose whole suite waits its turn (--whole-suite).
+TURN_NOTE = "all collected, the turn subset run: its whole suite in turn"
 
 
 def print_table(title: str, rows: list[Row]) -> None:
@@ -399,6 +431,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("command", choices=["test-matrix", "test-wheels"])
     parser.add_argument(
         "versions", nargs="*", default=list(VERSIONS), help="X.Y versions (default: 3.9 to 3.15)"
+    )
+    parser.add_argument(
+        "--whole-suite",
+        metavar="VERSIONS",
+        help="test-wheels: the X.Y versions (space-separated) that run the whole suite; the "
+        "others run TURN_SUBSET (default: all run the whole suite)",
     )
     args = parser.parse_args(argv)
     started = time.monotonic()
