@@ -276,12 +276,15 @@ pytest_run() { # pytest_run JUNIT LOG TESTS...: pytest as ci/wheel-suite runs it
   # which builds for the guest's CPU as that machine's own cc would; the host's builds x86_64.
   ln -s "$(command -v "$CROSS-gcc")" "$bin/cc"
   if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then postgres=1; fi
-  local tests=("${@/#/$repo/}") run=()
-  [ -n "$QEMU" ] || run=(setarch "$PLATFORM")
+  local tests=("${@/#/$repo/}") run=() profile=emulated
+  # Under qemu-user each property test runs a tenth of its examples (tests/conftest.py's
+  # emulated profile): every test runs, each example costing ten to fifty times more there.
+  [ -n "$QEMU" ] || run=(setarch "$PLATFORM") profile=uuidx
   (
     cd "$tmp"
     ulimit -v $((16 * 1024 * 1024))
-    exec env PATH="$bin:$PATH" PYTHONPATH="$repo/ci" UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_POSTGRES="$postgres" \
+    exec env PATH="$bin:$PATH" PYTHONPATH="$repo/ci" HYPOTHESIS_PROFILE="$profile" \
+      UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_REQUIRE_POSTGRES="$postgres" \
       UUIDX_REQUIRE="$(cat "$CACHE/required.txt")" UUIDX_REQUIRE_FAKETIME=1 \
       ${LIBFAKETIME:+UUIDX_LIBFAKETIME="$LIBFAKETIME"} \
       ${run[@]+"${run[@]}"} "$VENV/bin/python" -m pytest -q -p no:cacheprovider -p pytest_installed \

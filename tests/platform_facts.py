@@ -153,3 +153,19 @@ INTERPRETER_OUT_OF_MEMORY = re.compile(
     r"|<function \S+ at 0x[0-9a-f]+> returned NULL without setting an exception)"
     r"|builtins\.RuntimeError: can't allocate lock"
 )
+
+
+def examples(n: int) -> int:
+    """A property test's ``max_examples``, ``n`` on a native run, scaled by the hypothesis
+    profile that ``HYPOTHESIS_PROFILE`` loads (``tests/conftest.py``): ``emulated`` (set by
+    ``ci/platform-linux.sh`` under qemu-user, where every example costs ten to fifty times
+    more) runs a tenth of them, at least 10. The tests themselves all run."""
+    from hypothesis import settings
+
+    loaded = settings.default
+    scaled = n * (DEFAULT_EXAMPLES if loaded is None else loaded.max_examples) // DEFAULT_EXAMPLES
+    return min(n, max(10, scaled))
+
+
+#: hypothesis's own default ``max_examples``, which the ``uuidx`` profile keeps.
+DEFAULT_EXAMPLES = 100

@@ -14,6 +14,7 @@ import pytest
 from cli_process import PROG, one_line_error, run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from platform_facts import examples
 
 import uuidx
 from uuidx import _core
@@ -77,7 +78,7 @@ def check_read_back(text: str, u: uuid.UUID) -> Optional[str]:
     return None
 
 
-@settings(max_examples=3000)
+@settings(max_examples=examples(3000))
 @given(values)
 @example(BASE32HEX_V4)
 @example(NON_RFC)
@@ -88,7 +89,7 @@ def test_any_value_in_any_form_is_read_as_itself_or_refused(u: uuid.UUID) -> Non
         check_read_back(text, u)
 
 
-@settings(max_examples=6)
+@settings(max_examples=examples(6))
 @given(values)
 @example(BASE32HEX_V4)
 @example(NON_RFC)

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from leakcheck import check, pymalloc_counts
 from optional import need
-from platform_facts import PYPY, PYPY_NO_REFCOUNTS
+from platform_facts import PYPY, PYPY_NO_REFCOUNTS, examples
 
 import uuidx
 import uuidx.arrow as ua
@@ -61,7 +61,7 @@ def expected(rows: list[Optional[bytes]]) -> list[Optional[uuid.UUID]]:
     return [None if row is None else uuidx.uuid5(NS, row) for row in rows]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(rows=values, skip=st.integers(0, 3), buffers=st.integers(1, 3), stream=st.booleans())
 def test_c_layout_views_read_row_for_row(
     rows: list[Optional[bytes]], skip: int, buffers: int, stream: bool
@@ -72,7 +72,7 @@ def test_c_layout_views_read_row_for_row(
     assert ua.uuid5(NS, column).to_pylist() == expected(rows)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(rows=st.lists(st.one_of(st.none(), st.uuids()), max_size=30), skip=st.integers(0, 3))
 def test_c_layout_string_views_parse(rows: list[Optional[uuid.UUID]], skip: int) -> None:
     """Text views of 36 bytes (held in a buffer) and of the 32-digit form."""
@@ -101,7 +101,7 @@ def test_a_table_of_one_view_column() -> None:
 pa = need("pyarrow")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(rows=values, start=st.integers(0, 5))
 def test_pyarrow_views_read_row_for_row(rows: list[Optional[bytes]], start: int) -> None:
     """pyarrow's own binary_view and string_view arrays, sliced."""

@@ -24,6 +24,7 @@ import catalog
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from platform_facts import examples
 
 import uuidx
 from uuidx import layout
@@ -95,7 +96,7 @@ optional_ints: st.SearchStrategy[Optional[int]] = st.one_of(st.none(), any_ints)
 # --- name-based ---------------------------------------------------------------------------
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.uuids(), names)
 @example(uuid.NAMESPACE_DNS, "www.example.com")
 @example(uuid.NAMESPACE_URL, "")
@@ -116,7 +117,7 @@ def test_uuid3_uuid5_match_stdlib_and_hashlib(ns: uuid.UUID, name: Union[str, by
             assert got == stdlib(ns, name)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.uuids(), st.binary())
 def test_name_buffers_are_bytes(ns: uuid.UUID, name: bytes) -> None:
     for make in (uuidx.uuid3, uuidx.uuid5, uuidx.uuid8_name):
@@ -125,7 +126,7 @@ def test_name_buffers_are_bytes(ns: uuid.UUID, name: bytes) -> None:
         assert make(ns, memoryview(name)) == expected
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.uuids(), names)
 def test_uuid8_name_matches_hashlib(ns: uuid.UUID, name: Union[str, bytes]) -> None:
     for algorithm in ALGORITHMS:
@@ -147,7 +148,7 @@ def ref_uuid8(a: int, b: int, c: int) -> int:
     return value | (0x8000 << 64) | (0x8 << 60)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(any_ints, any_ints, any_ints)
 def test_uuid8_masks_like_python_314(a: int, b: int, c: int) -> None:
     got = uuidx.uuid8(a, b, c)
@@ -157,7 +158,7 @@ def test_uuid8_masks_like_python_314(a: int, b: int, c: int) -> None:
     assert layout.fields(got) == layout.V8Fields(a & M48, 8, b & M12, 2, c & M62)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(optional_ints, optional_ints, optional_ints)
 def test_uuid8_none_parts_are_random(a: Optional[int], b: Optional[int], c: Optional[int]) -> None:
     first, second = uuidx.uuid8(a, b, c), uuidx.uuid8(a, b, c)
@@ -203,7 +204,7 @@ def test_uuid8_has_122_independent_random_bits() -> None:
         seen[key] = p
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.one_of(st.none(), any_ints), st.one_of(st.none(), any_ints))
 def test_uuid6_masks_like_python_314(node: Optional[int], clock_seq: Optional[int]) -> None:
     u = uuidx.uuid6(node, clock_seq)
@@ -217,7 +218,7 @@ def test_uuid6_masks_like_python_314(node: Optional[int], clock_seq: Optional[in
         assert f.clock_seq == clock_seq & M14 == u.clock_seq
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     st.one_of(st.integers(min_value=0, max_value=M48), any_ints),
     st.one_of(st.none(), any_ints),
@@ -372,25 +373,25 @@ def check_parse_against_stdlib(s: str) -> None:
     assert got.int == expected.int
 
 
-@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1000), suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet=CANDIDATE_CHARS, max_size=50))
 def test_parse_text_over_alphabet(s: str) -> None:
     check_parse_against_stdlib(s)
 
 
-@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1000), suppress_health_check=[HealthCheck.too_slow])
 @given(sized_text())
 def test_parse_text_of_accepted_lengths(s: str) -> None:
     check_parse_against_stdlib(s)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.text(max_size=50))
 def test_parse_arbitrary_text(s: str) -> None:
     check_parse_against_stdlib(s)
 
 
-@settings(max_examples=2000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2000), suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_forms())
 @example("0x" + "f" * 30)
 @example(" " + "f" * 31)
@@ -442,7 +443,7 @@ def test_parse_rejects_what_the_stdlib_tolerates() -> None:
             uuidx.parse(s)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.uuids(allow_nil=True))
 @example(uuid.UUID(int=0))
 @example(uuid.UUID(int=(1 << 128) - 1))
@@ -455,7 +456,7 @@ def test_parse_round_trips_canonical_forms(u: uuid.UUID) -> None:
             assert uuid.UUID(text.replace("URN:UUID:", URN_PREFIX)) == u
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.text(max_size=60) | st.text(alphabet=CANDIDATE_CHARS, max_size=60))
 def test_parse_raises_only_value_error(s: str) -> None:
     try:

@@ -18,7 +18,7 @@ import catalog
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from platform_facts import PYPY, PYPY_NO_REFCOUNTS
+from platform_facts import PYPY, PYPY_NO_REFCOUNTS, examples
 
 import uuidx
 from uuidx import layout
@@ -234,7 +234,7 @@ INT_EDGES = [0, 1, (1 << 30) - 1, 1 << 30, (1 << 64) - 1, 1 << 64, (1 << 90) - 1
              (1 << 120) - 1, 1 << 120, (1 << 127) + 7, (1 << 128) - 1]  # fmt: skip
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(st.integers(min_value=0, max_value=(1 << 128) - 1) | st.sampled_from(INT_EDGES))
 def test_ints_are_exactly_the_values(value: int) -> None:
     """The int in the slot, built through its digits on 3.9-3.13, is the value: equal, same

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from optional import need
+from platform_facts import examples
 from spec_data import spec_json
 
 import uuidx
@@ -511,7 +512,7 @@ def clock_script(draws: list[int]) -> list[int]:
     return out
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     st.lists(
         st.sampled_from([0, 0, 0, 1, 999_999, 1_000_000, 3_000_000, -1_000_000, -5_000_000_000]),
@@ -531,7 +532,7 @@ def test_cpython_method_matches_python_314(steps: list[int], data: bytes) -> Non
     assert ours.requests == expected_requests  # 10 bytes on a new millisecond, 4 otherwise
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(
     st.integers(0, 3),
     st.lists(
@@ -677,7 +678,7 @@ def test_every_uuidv47_vector(v47: dict[str, Any]) -> None:
     assert uuidx.unmask_v7(facade, bytearray(key)) == v7
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.binary(min_size=16, max_size=16), st.integers(0, (1 << 48) - 1), st.integers(0, 4095),
        st.integers(0, (1 << 62) - 1))  # fmt: skip
 def test_masking_round_trips_and_hides_only_the_time(
