@@ -473,6 +473,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     // Before anything is kept for the life of the process.
     ffi::require_main_interpreter(py)?;
+    ffi::errors::intern_type_names(py)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The hot functions: a C entry point with a fast body, and the full function behind it.
     ffi::add_fast_functions(

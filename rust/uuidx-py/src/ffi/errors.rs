@@ -17,7 +17,12 @@
 //!    CPython makes from a preallocated instance; so the `PyErr` handed to pyo3 is always
 //!    normalised, and nothing is left for pyo3 to allocate when it raises it;
 //! 4. an exception is made on the thread state that is current on this thread, whoever made
-//!    it (an embedder's own, swapped in), never through `PyGILState_Ensure` while one is.
+//!    it (an embedder's own, swapped in), never through `PyGILState_Ensure` while one is;
+//! 5. the errors pyo3 makes itself (an argument of the wrong type) name the type through
+//!    `PyTypeMethods`, which before CPython 3.11 (3.13 for the module) reads `__name__`,
+//!    `__qualname__` and `__module__` by attribute names it interns on first use, and
+//!    `PyString::intern` panics when that allocation fails: [`intern_type_names`] makes them
+//!    at import.
 //!
 //! Tested by `tests/ffi/test_nomemory_sweep.py` (every public call with each allocation
 //! failing in turn, first call and warm) and `tests/test_errors.py` (the messages).
@@ -122,6 +127,26 @@ fn attached<R>(f: impl FnOnce(Python<'_>) -> R) -> R {
             f(Python::assume_attached())
         }
     }
+}
+
+/// Makes the attribute names pyo3 interns to name a type (invariant 5) before any call can
+/// need them: at import, where a failure is the import's error. From CPython 3.13 on, pyo3
+/// asks the C API for all of them instead, and this does nothing.
+///
+/// # Errors
+/// What reading the names of `int` raises (`MemoryError`).
+#[cfg_attr(Py_3_13, allow(clippy::unnecessary_wraps, unused_variables))]
+pub fn intern_type_names(py: Python<'_>) -> PyResult<()> {
+    #[cfg(not(Py_3_13))]
+    {
+        use pyo3::types::{PyInt, PyTypeMethods as _};
+        let ty = py.get_type::<PyInt>();
+        ty.name()?;
+        ty.qualname()?;
+        ty.module()?;
+        ty.fully_qualified_name()?;
+    }
+    Ok(())
 }
 
 /// `message` formatted, or `None` when memory for it cannot be had (invariant 1).
