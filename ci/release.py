@@ -271,7 +271,7 @@ TESTING = (
         CPYTHON,
         NATIVE,
         "the whole suite on each interpreter (3.14, 3.15: Debian sid's, in a root), from "
-        "release.yml's test jobs (make test-wheels; in .ci/run half of them a run, in turn, "
+        "release.yml's test jobs (make test-wheels; in .ci/run a third of them a run, in turn, "
         "a subset on the others, and 3.11's three ways in make test)",
     ),
     Testing(
