@@ -146,12 +146,17 @@ PYPY_NO_PYTHONAPI = "PyPy: no ctypes.pythonapi, ctypes.PyDLL or _testcapi (no C 
 #: exception lost while the interpreter unwinds a Python frame (``math.sqrt("x")`` called from a
 #: Python function, at allocation 5; ``sorted([1, 2], key=f)`` with ``f`` raising, at allocation
 #: 8), and the import lock of a codec lookup (``"\ud800".encode("utf-32-le", "surrogatepass")``,
-#: at allocations 23 and 25). A uuidx function that returns NULL without an exception is named
-#: as a *built-in* function by CPython's check, so it is not taken for these.
+#: at allocations 23 and 25). On CPython 3.12 (3.12.1, also without uuidx), two more: a
+#: generator's ``throw`` that loses its exception (allocation 5 of a ``throw`` into a
+#: suspended generator), and a ``contextlib.contextmanager`` generator that raises a
+#: ``TypeError`` before its ``yield`` seen as one that returned ("generator didn't yield", at
+#: allocation 12 of such a ``with``). A uuidx function that returns NULL without an exception
+#: is named as a *built-in* function by CPython's check, so it is not taken for these.
 INTERPRETER_OUT_OF_MEMORY = re.compile(
     r"builtins\.SystemError: (error return without exception set"
-    r"|<function \S+ at 0x[0-9a-f]+> returned NULL without setting an exception)"
-    r"|builtins\.RuntimeError: can't allocate lock"
+    r"|<function \S+ at 0x[0-9a-f]+> returned NULL without setting an exception"
+    r"|<method 'throw' of 'generator' objects> returned NULL without setting an exception)"
+    r"|builtins\.RuntimeError: (can't allocate lock|generator didn't yield)"
 )
 
 
