@@ -43,7 +43,7 @@ class Ended:
     message: str
 
     def describe(self) -> str:
-        """``"ok"``-free one-line account, for findings."""
+        """How the child ended, in one line, for a finding."""
         if self.hung:
             return "hung"
         if self.signal is not None:

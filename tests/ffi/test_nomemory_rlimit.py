@@ -10,8 +10,9 @@ above what it holds, fills it with anonymous mappings and then ``bytearray`` blo
 sizes, then takes the C heap's free chunks with ``malloc`` until it returns NULL (the
 interpreter keeps the free slots of its small-object pools, so it can still make an exception
 while Rust's allocations fail), gives ``headroom`` bytes of those back and makes the call.
-Several headrooms put the failing allocation at different points of each path. What keeps the aborts away is the extension's allocator (``ffi/reserve.rs``: an emergency
-reserve for the small allocations of an error) and the thread-locals registered at import.
+Several headrooms put the failing allocation at different points of each path. What keeps the
+aborts away is the extension's allocator (``ffi/reserve.rs``: an emergency reserve for the
+small allocations of an error) and the thread-locals registered at import.
 """
 
 from __future__ import annotations
