@@ -14,6 +14,7 @@ compared by shape (count, version, variant); everything else byte for byte.
 
 from __future__ import annotations
 
+import locale
 import os
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from lean_fork import run_python
 
 import uuidx
 
@@ -81,7 +83,17 @@ def env() -> dict[str, str]:
 
 
 def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False, env=env())
+    """``argv`` (``sys.executable`` and ``-m`` or ``-c``) run as ``subprocess.run(...,
+    text=True)`` runs it, forked from a warm interpreter (``lean_fork.run_python``)."""
+    assert argv[0] == sys.executable, argv
+    proc = run_python(argv[1:], env=env(), timeout=60)
+    return subprocess.CompletedProcess(argv, proc.returncode, text(proc.stdout), text(proc.stderr))
+
+
+def text(data: bytes) -> str:
+    """What ``subprocess.run(..., text=True)`` makes of an output."""
+    encoding = locale.getpreferredencoding(False)
+    return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def reference(argv0: str, *args: str) -> subprocess.CompletedProcess[str]:
