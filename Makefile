@@ -259,8 +259,10 @@ lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core 
 	ci/check-spec-data
 	ci/check-license-copies
 
-lint-targets: ## clippy -D warnings, debug and release, for Linux aarch64 (glibc, musl), armv7, i686, ppc64le, s390x, Windows x64 and arm64 (MSVC), macOS x86_64 and arm64
-	CARGO=$(CARGO) ci/clippy-targets
+# CLIPPY_PROFILES: the cargo profiles lint-targets lints (.ci/run: one a run, in turn).
+CLIPPY_PROFILES ?= dev release
+lint-targets: ## clippy -D warnings, debug and release (CLIPPY_PROFILES), for Linux aarch64 (glibc, musl), armv7, i686, ppc64le, s390x, Windows x64 and arm64 (MSVC), macOS x86_64 and arm64
+	CLIPPY_PROFILES="$(CLIPPY_PROFILES)" CARGO=$(CARGO) ci/clippy-targets
 
 # About 35 s once the core's dependencies are built (cargo test -p uuidx-core): cheap enough
 # for make lint. Needs crates.io's index.
