@@ -194,14 +194,20 @@ PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_POSTGRES
 	UUIDX_REQUIRE="$$($(BIN)/python ci/requirements.py required) $(PYTEST_REQUIRE)" \
 	UUIDX_REQUIRE_JAVA=$$(cat $(VENV)/.java) $(BIN)/python -m pytest -q -p no:cacheprovider
 
-test-python: dev postgres postgres18 java faketime ## pytest over tests/, three ways: fast path, forced fallback, debug build
-	@echo "== pytest 1/3: optimised build (profile $(DEV_PROFILE)), fast path (exact uuid.UUID by slot stores)"
+# Passes 2 and 3 change how the extension builds objects and how it was compiled: they run the
+# tests that call it directly (PATH_TESTS), not those of the command line (which calls the same
+# functions from another process), of the libraries that take its objects, or of the packaging.
+PATH_TESTS = tests/ffi tests/generation tests/encodings tests/columns tests/conformance \
+	$(wildcard tests/test_*.py)
+
+test-python: dev postgres postgres18 java faketime ## pytest over tests/: the whole suite, then the extension's tests two more ways (forced fallback, debug build)
+	@echo "== pytest 1/3: optimised build (profile $(DEV_PROFILE)), fast path (exact uuid.UUID by slot stores): the whole suite"
 	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) $(NOT_SPARK)
-	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int)"
-	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST) $(NOT_SPARK)
-	@echo "== pytest 3/3: a debug build (Rust debug assertions: alignment, overflow), memory caps left to 1/3 and 2/3"
+	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int): PATH_TESTS"
+	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST) $(NOT_SPARK) $(PATH_TESTS)
+	@echo "== pytest 3/3: a debug build (Rust debug assertions: alignment, overflow): PATH_TESTS, memory caps left to 1/3 and 2/3"
 	$(DEVELOP)
-	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST) $(NOT_SPARK) -m "not memory_cap"
+	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST) $(NOT_SPARK) -m "not memory_cap" $(PATH_TESTS)
 	$(DEVELOP) --profile $(DEV_PROFILE)
 
 # The memory-cap tests (pytest -m memory_cap: ~20 s on an optimised build, 2-3 min on the debug
@@ -209,7 +215,7 @@ test-python: dev postgres postgres18 java faketime ## pytest over tests/, three 
 # debug build, whose failure paths under the cap are those of 1/3 (its assertions are exercised
 # by every other test of 3/3).
 # The Spark test starts a JVM (~40 s, up to ~100 s on a busy 2-core machine): run once, not
-# in each of the three passes above. PySpark (~300 MB) goes into the main virtualenv only.
+# in each of the passes above. PySpark (~300 MB) goes into the main virtualenv only.
 NOT_SPARK = --ignore=tests/columns/test_spark.py
 
 $(VENV)/.spark-deps: $(DEPS) ci/requirements-spark.txt
