@@ -264,6 +264,14 @@ class Testing:
     how: str
 
 
+#: The platforms tested here that take turns in .ci/run, one a run, picked by the commit count
+#: (``CI_TURN=<turn>`` picks one): the four other CPUs' manylinux wheels (make test-<cpu>), the
+#: musllinux x86_64 wheel (make test-musl) and the two PyPy wheels (make test-pypy), interleaved.
+#: Every run tests manylinux x86_64 on CPython 3.9-3.15, s390x's whole suite and Windows; all of
+#: these every run would take CI past its hour. ``python ci/release.py ci-turns`` lists them.
+CI_TURNS = ("aarch64", "pp73", "armv7l", "musl", "i686", "pp80", "ppc64le")
+IN_TURN = f"in .ci/run one run in {len(CI_TURNS)}, in turn"
+
 _CP = tuple(i for i in CPYTHON if i != "3.11")
 TESTING = (
     Testing(
@@ -271,8 +279,8 @@ TESTING = (
         CPYTHON,
         NATIVE,
         "the whole suite on each interpreter (3.14, 3.15: Debian sid's, in a root), from "
-        "release.yml's test jobs (make test-wheels; in .ci/run a third of them a run, in turn, "
-        "a subset on the others, and 3.11's three ways in make test)",
+        "release.yml's test jobs (make test-wheels; in .ci/run one of them a run, in turn, a "
+        "subset on the others, and 3.11's in make test, its extension tests three ways)",
     ),
     Testing(
         "manylinux-x86_64",
@@ -286,15 +294,14 @@ TESTING = (
         ("3.11",),
         EMULATED,
         "qemu-user, Debian bookworm's arm64 CPython 3.11: a named subset, on both 128-bit CAS "
-        "paths (make test-aarch64; in .ci/run every fourth run); real ARM on the hosted arm64 "
-        "runner",
+        f"paths (make test-aarch64; {IN_TURN}); real ARM on the hosted arm64 runner",
     ),
     Testing("manylinux-aarch64", _CP + FREE_THREADED, HOSTED, "the hosted arm64 runner"),
     Testing(
         "musllinux-x86_64",
         ("3.11",),
         NATIVE,
-        "the whole suite on a musl CPython 3.11 built here (make test-musl)",
+        f"the whole suite on a musl CPython 3.11 built here (make test-musl; {IN_TURN})",
     ),
     Testing("musllinux-x86_64", _CP, HOSTED, "CPython's Alpine images on the hosted runner"),
     Testing(
@@ -302,7 +309,7 @@ TESTING = (
         ("3.11",),
         EMULATED,
         "qemu-user, Debian bookworm's armhf CPython 3.11: a named subset (make test-armv7l; "
-        "in .ci/run every fourth run)",
+        f"{IN_TURN})",
     ),
     Testing(
         "manylinux-armv7l",
@@ -316,7 +323,7 @@ TESTING = (
         ("3.11",),
         NATIVE,
         "Debian bookworm's i386 CPython 3.11, a 32-bit process on the x86_64 kernel (no "
-        "emulation): a named subset (make test-i686; in .ci/run every fourth run)",
+        f"emulation): a named subset (make test-i686; {IN_TURN})",
     ),
     Testing(
         "manylinux-i686",
@@ -330,7 +337,7 @@ TESTING = (
         ("3.11",),
         EMULATED,
         "qemu-user 10.0 (Debian trixie's), Debian bookworm's ppc64el CPython 3.11: a named "
-        "subset (make test-ppc64le; in .ci/run every fourth run)",
+        f"subset (make test-ppc64le; {IN_TURN})",
     ),
     Testing(
         "manylinux-ppc64le",
@@ -371,13 +378,13 @@ TESTING = (
         "pypy-manylinux-x86_64",
         ("pp73",),
         NATIVE,
-        "the whole suite on Debian trixie's PyPy 7.3.19 (make test-pypy; in .ci/run half the runs, in turn with PyPy 8.0)",
+        f"the whole suite on Debian trixie's PyPy 7.3.19 (make test-pypy; {IN_TURN})",
     ),
     Testing(
         "pypy-manylinux-x86_64",
         ("pp80",),
         NATIVE,
-        "the whole suite on Debian sid's PyPy 8.0.1 (make test-pypy; in .ci/run half the runs, in turn with PyPy 7.3)",
+        f"the whole suite on Debian sid's PyPy 8.0.1 (make test-pypy; {IN_TURN})",
     ),
     Testing(
         "macos-x86_64",
@@ -1101,6 +1108,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     pp = sub.add_parser("pypy")
     pp.add_argument("abi", choices=list(PYPY))
     pp.add_argument("field", choices=["release", "suite"])
+    sub.add_parser("ci-turns")
     i = sub.add_parser("interpreters")
     i.add_argument("platform", choices=ALL_NAMES)
     i.add_argument("--here", action="store_true")
@@ -1116,6 +1124,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     if args.command == "pypy":
         release, suite = PYPY[args.abi]
         print(release if args.field == "release" else suite)
+        return 0
+    if args.command == "ci-turns":
+        print(" ".join(CI_TURNS))
         return 0
     if args.command == "interpreters":
         platform = BY_NAME[args.platform]

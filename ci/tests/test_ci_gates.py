@@ -19,6 +19,7 @@ REPO = CI.parent
 sys.path.insert(0, str(CI))
 
 import matrix  # noqa: E402
+import release  # noqa: E402
 import requirements  # noqa: E402
 
 
@@ -207,3 +208,14 @@ def test_a_present_system_package_is_found(group: str, pattern: str) -> None:
         pytest.skip(f"no {pattern} on this machine")
     proc = run([str(CI / "require-system"), group], env={"PATH": "/usr/bin:/bin"})
     assert (proc.returncode, proc.stdout) == (0, "1\n"), proc.stderr
+
+
+def test_every_ci_turn_is_a_make_target_or_a_pypy_wheel() -> None:
+    """.ci/run runs its turn as ``make test-<turn>``, or ``make test-pypy PYPY_ABIS=<turn>``: a
+    turn with neither would fail CI only in the run whose turn it is."""
+    makefile = (REPO / "Makefile").read_text()
+    targets = set(re.findall(r"^(test-[\w-]+):", makefile, re.MULTILINE))
+    assert len(set(release.CI_TURNS)) == len(release.CI_TURNS)
+    for turn in release.CI_TURNS:
+        assert f"test-{turn}" in targets or turn in release.PYPY, turn
+    assert set(release.PYPY) <= set(release.CI_TURNS)
