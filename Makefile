@@ -200,15 +200,18 @@ PYTEST = UUIDX_REQUIRE_POSTGRES=$$(cat $(VENV)/.postgres) UUIDX_REQUIRE_POSTGRES
 PATH_TESTS = tests/ffi tests/generation tests/encodings tests/columns tests/conformance \
 	$(wildcard tests/test_*.py)
 
-test-python: dev postgres postgres18 java faketime ## pytest over tests/: the whole suite, then the extension's tests two more ways (forced fallback, debug build)
+# PYTEST_PASSES: which passes run (.ci/run: the first, and the second or the third, in turn).
+PYTEST_PASSES ?= 1 2 3
+pass_on = $(if $(filter $(1),$(PYTEST_PASSES)),$(2),@echo "== pytest $(1)/3: not in PYTEST_PASSES")
+
+test-python: dev postgres postgres18 java faketime ## pytest over tests/: the whole suite, then the extension's tests two more ways (forced fallback, debug build; PYTEST_PASSES)
 	@echo "== pytest 1/3: optimised build (profile $(DEV_PROFILE)), fast path (exact uuid.UUID by slot stores): the whole suite"
-	UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) $(NOT_SPARK)
+	$(call pass_on,1,UUIDX_EXPECT_DEBUG_BUILD=0 $(PYTEST) $(NOT_SPARK))
 	@echo "== pytest 2/3: the fallback path forced (UUIDX_FORCE_FALLBACK=1: uuid.UUID(int=...), .int): PATH_TESTS"
-	UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST) $(NOT_SPARK) $(PATH_TESTS)
+	$(call pass_on,2,UUIDX_EXPECT_DEBUG_BUILD=0 UUIDX_FORCE_FALLBACK=1 $(PYTEST) $(NOT_SPARK) $(PATH_TESTS))
 	@echo "== pytest 3/3: a debug build (Rust debug assertions: alignment, overflow): PATH_TESTS, memory caps left to 1/3 and 2/3"
-	$(DEVELOP)
-	UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST) $(NOT_SPARK) -m "not memory_cap" $(PATH_TESTS)
-	$(DEVELOP) --profile $(DEV_PROFILE)
+	$(call pass_on,3,$(DEVELOP) && UUIDX_EXPECT_DEBUG_BUILD=1 $(PYTEST) $(NOT_SPARK) -m "not memory_cap" $(PATH_TESTS) \
+		&& $(DEVELOP) --profile $(DEV_PROFILE))
 
 # The memory-cap tests (pytest -m memory_cap: ~20 s on an optimised build, 2-3 min on the debug
 # build) run on the two code paths that build UUID objects, 1/3 and 2/3, and not again on the
