@@ -101,13 +101,20 @@ class LeanForker:
         if self._server.stdin is not None:
             self._server.stdin.close()
         try:
-            self._server.wait(timeout=30)
+            _stop(self._server)
         finally:
-            if self._server.poll() is None:
-                self._server.kill()
-                self._server.wait()
             if self._server.stdout is not None:
                 self._server.stdout.close()
+
+
+def _stop(server: subprocess.Popen[Any]) -> None:
+    """Waits for a server whose requests have ended to exit; kills it after 30 s."""
+    try:
+        server.wait(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
 
 
 #: What the ``python`` server imports before its first fork: the command line and what the
@@ -172,16 +179,12 @@ class ForkedPython:
     def close(self) -> None:
         os.close(self._requests)
         try:
-            self._server.wait(timeout=30)
+            _stop(self._server)
         finally:
-            if self._server.poll() is None:
-                self._server.kill()
-                self._server.wait()
             os.close(self._replies)
-            if self._server.stderr is not None:
-                self._server.stderr.close()
-            if self._server.stdin is not None:
-                self._server.stdin.close()
+            for stream in (self._server.stderr, self._server.stdin):
+                if stream is not None:
+                    stream.close()
 
 
 _SERVERS: dict[tuple[tuple[str, str], ...], ForkedPython] = {}
