@@ -14,7 +14,6 @@ compared by shape (count, version, variant); everything else byte for byte.
 
 from __future__ import annotations
 
-import locale
 import os
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from cli_process import text_of
 from lean_fork import run_python
 
 import uuidx
@@ -83,17 +83,13 @@ def env() -> dict[str, str]:
 
 
 def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    """``argv`` (``sys.executable`` and ``-m`` or ``-c``) run as ``subprocess.run(...,
-    text=True)`` runs it, forked from a warm interpreter (``lean_fork.run_python``)."""
+    """``argv`` (``sys.executable`` and ``-m`` or ``-c``) forked from a warm interpreter
+    (``lean_fork.run_python``), its output as text (``PYTHONIOENCODING=utf-8``, ``env()``)."""
     assert argv[0] == sys.executable, argv
     proc = run_python(argv[1:], env=env(), timeout=60)
-    return subprocess.CompletedProcess(argv, proc.returncode, text(proc.stdout), text(proc.stderr))
-
-
-def text(data: bytes) -> str:
-    """What ``subprocess.run(..., text=True)`` makes of an output."""
-    encoding = locale.getpreferredencoding(False)
-    return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+    return subprocess.CompletedProcess(
+        argv, proc.returncode, text_of(proc.stdout), text_of(proc.stderr)
+    )
 
 
 def reference(argv0: str, *args: str) -> subprocess.CompletedProcess[str]:
