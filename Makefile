@@ -126,7 +126,7 @@ test-i686: ## The i686 wheel, natively (i386 CPython 3.11, a 32-bit process): a 
 # 3.9 to 3.15).
 MATRIX_VERSIONS ?=
 # WHEELS_WHOLE_SUITE: the X.Y versions whose wheels run the whole suite (default: all); the
-# others run a subset (ci/matrix.py's TURN_SUBSET). .ci/run names half of them a run, in turn.
+# others run a subset (ci/matrix.py's TURN_SUBSET). .ci/run names one of them a run, in turn.
 WHEELS_WHOLE_SUITE ?=
 test-wheels: ## release.yml's test jobs, from the workflow file, for the wheels and sdist in dist/ (make wheels): each on its interpreter
 	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-wheels $(MATRIX_VERSIONS) \
