@@ -164,6 +164,15 @@ def run_logged(
     return proc.wait(), last
 
 
+def with_uv(inner: list[str], binds: list[str]) -> list[str]:
+    """``inner`` with the host's uv (UV, from ci/tools) where it has one: bound read-only at
+    /opt/ci-tools in the root (added to ``binds``) and named by UV there."""
+    if "UV" not in os.environ:
+        return inner
+    binds.append(f"{Path(os.environ['UV']).parent}:/opt/ci-tools")
+    return ["env", "UV=/opt/ci-tools/uv", *inner]
+
+
 def chroot_row(
     row: Row, inner: list[str], out: Path, started: float, dist: Optional[Path] = None
 ) -> Row:
@@ -171,9 +180,7 @@ def chroot_row(
     cannot be provisioned makes a skipped row, with ci/chroot-python's reason."""
     env = dict(os.environ, CHROOT_BIND_RW=f"{out}:/out")
     binds = [f"{dist}:/dist"] if dist is not None else []
-    if "UV" in os.environ:  # the host's uv binary, at /opt/ci-tools/uv in the root
-        binds.append(f"{Path(os.environ['UV']).parent}:/opt/ci-tools")
-        inner = ["env", "UV=/opt/ci-tools/uv", *inner]
+    inner = with_uv(inner, binds)
     env["CHROOT_BIND_RO"] = " ".join(binds)
     rc, last = run_logged([str(REPO / "ci/chroot-python"), "--", *inner], f"[{row.label}]", env=env)
     if rc == CANNOT_PROVISION:
@@ -296,6 +303,9 @@ def hosted(
     inner = ["ci/hosted", *args, "--state", "/state", "--source", "/src/project"]
     if extra:
         inner = ["env", *(f"{k}={v}" for k, v in extra.items()), *inner]
+    binds: list[str] = []
+    inner = with_uv(inner, binds)
+    env["CHROOT_BIND_RO"] = " ".join(binds)
     return run_logged([str(REPO / "ci/chroot-python"), "--", *inner], prefix, env=env)
 
 
