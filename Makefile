@@ -251,8 +251,9 @@ $(VENV)/.lint-deps: $(DEPS) ci/requirements-lint.txt
 # The Python code ruff checks and formats (rules in pyproject.toml).
 RUFF_PATHS := python tests benches ci examples docs
 lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core ## uuidx built, then clippy (every target, both profiles), fmt, doc, MSRV, ruff, mypy, stubtest, workflows, shell, test dependencies, platform tables, ci/tests
-	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets -- -D warnings
-	PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets --release -- -D warnings
+	for profile in $(CLIPPY_PROFILES); do \
+		PYO3_PYTHON=$(CURDIR)/$(BIN)/python $(CARGO) clippy --workspace --all-targets --profile $$profile -- -D warnings || exit 1; \
+	done
 	$(CARGO) fmt --all -- --check
 	PYO3_PYTHON=$(CURDIR)/$(BIN)/python ci/msrv
 	$(BIN)/ruff check $(RUFF_PATHS)
@@ -268,10 +269,13 @@ lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core 
 	ci/check-spec-data
 	ci/check-license-copies
 
-# CLIPPY_PROFILES: the cargo profiles lint-targets lints (.ci/run: one a run, in turn).
+# CLIPPY_PROFILES: the cargo profiles make lint and lint-targets lint (.ci/run: one a run, in
+# turn). CLIPPY_PART=K/N: lint-targets lints the K-th of N parts of its targets (.ci/run: one
+# half a run, in turn).
 CLIPPY_PROFILES ?= dev release
+CLIPPY_PART ?=
 lint-targets: ## clippy -D warnings, debug and release (CLIPPY_PROFILES), for Linux aarch64 (glibc, musl), armv7, i686, ppc64le, s390x, Windows x64 and arm64 (MSVC), macOS x86_64 and arm64
-	CLIPPY_PROFILES="$(CLIPPY_PROFILES)" CARGO=$(CARGO) ci/clippy-targets
+	CLIPPY_PROFILES="$(CLIPPY_PROFILES)" CLIPPY_PART="$(CLIPPY_PART)" CARGO=$(CARGO) ci/clippy-targets
 
 # About 35 s once the core's dependencies are built (cargo test -p uuidx-core): cheap enough
 # for make lint. Needs crates.io's index.
