@@ -455,7 +455,7 @@ MIRI_SEEDS ?= 1..4
 MIRI_FLAGS = -Zmiri-disable-isolation $(MIRIFLAGS)
 MIRI = $(CARGO) +$(NIGHTLY) miri test -p uuidx-core
 # MIRI_PART=K/N: of those library tests, the K-th of N interleaved parts (ci/miri-part; .ci/run
-# runs a third a run, in turn: the library tests took 1,164 s of the stage's 1,364). Empty: all.
+# runs a fifth a run, in turn: the library tests took 1,164 s of the stage's 1,364). Empty: all.
 MIRI_PART ?=
 MIRI_SELECT = $(MIRI_TESTS) $(addprefix --skip ,$(MIRI_SKIP))
 test-miri: ## Miri over the core's generator, random, fork, clock, mask and zeroed-memory tests (MIRI_PART=K/N: a part of the library's)
