@@ -6,10 +6,11 @@ never aborts ("memory allocation of N bytes failed" is Rust's abort, which
 
 Each probe is a child forked from a lean server that imports this module (``lean_fork``: the
 pytest process's size made each fork several times slower). It caps its address space a little
-above what it holds, fills it with anonymous mappings and then ``bytearray`` blocks, of falling
-sizes, then takes the C heap's free chunks with ``malloc`` until it returns NULL (the
-interpreter keeps the free slots of its small-object pools, so it can still make an exception
-while Rust's allocations fail), gives ``headroom`` bytes of those back and makes the call.
+above what it holds, fills it with anonymous mappings and then ``PyObject_Malloc`` blocks, of
+falling sizes, none of them written, then takes the C heap's free chunks with ``malloc`` until
+it returns NULL (the interpreter keeps the free slots of its small-object pools, so it can
+still make an exception while Rust's allocations fail), gives ``headroom`` bytes of those back
+and makes the call.
 Several headrooms put the failing allocation at different points of each path. What keeps the
 aborts away is the extension's allocator (``ffi/reserve.rs``: an emergency reserve for the
 small allocations of an error) and the thread-locals registered at import.
@@ -74,8 +75,13 @@ def _starve(headroom: int) -> None:
     if hard != resource.RLIM_INFINITY:
         soft = min(soft, hard)
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    # The address space, in mappings nothing touches (a filled bytearray would write each page:
-    # most of a probe's time), then the heap's room in bytearrays.
+    # The address space, in mappings nothing touches, then the interpreter's heap's room in
+    # blocks of its own allocator, which nothing writes either: a zero-filled bytearray writes
+    # each page, and under PYTHONMALLOC=mimalloc that room is the arena mimalloc reserved before
+    # the cap, hundreds of MB a probe.
+    py_malloc = ctypes.pythonapi.PyObject_Malloc
+    py_malloc.restype = ctypes.c_void_p
+    py_malloc.argtypes = [ctypes.c_size_t]
     balloon: list[object] = []
     size = 1 << 24
     while size >= 1 << 16:
@@ -84,9 +90,10 @@ def _starve(headroom: int) -> None:
         except OSError:
             size //= 2
     while size >= 1024:
-        try:
-            balloon.append(bytearray(size))
-        except MemoryError:
+        block = py_malloc(size)
+        if block:
+            balloon.append(block)
+        else:
             size //= 2
     count, size = 0, 1 << 16
     while size >= 8 and count < len(pointers):
