@@ -64,10 +64,11 @@ MACHINE_ENV = (
     "PIP_DISABLE_PIP_VERSION_CHECK",
 )
 # What make test-wheels asks of a test job's ci/wheel-suite: a subset where that interpreter's
-# whole suite waits its turn (ci/matrix.py --whole-suite), and uv (ci/tools) to make the
-# virtualenv and install into it, where pip took 60 to 95 s a job for the test dependencies
-# alone. A hosted runner sets none of them: its jobs use pip.
-CALLER_ENV = ("WHEEL_SUITE_SUBSET", "SUBSET_TESTS", "UV")
+# whole suite waits its turn (ci/matrix.py --whole-suite), with a tenth of the property tests'
+# examples (HYPOTHESIS_PROFILE=quick), and uv (ci/tools) to make the virtualenv and install
+# into it, where pip took 60 to 95 s a job for the test dependencies alone. A hosted runner
+# sets none of them: its jobs use pip.
+CALLER_ENV = ("WHEEL_SUITE_SUBSET", "SUBSET_TESTS", "HYPOTHESIS_PROFILE", "UV")
 KNOWN_ACTIONS = (
     "actions/checkout",
     "actions/setup-python",

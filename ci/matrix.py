@@ -313,6 +313,8 @@ def hosted(
 #: subset (every module collected; the packaging, the spec data, the RFC vectors, stdlib parity
 #: and the catalogue of the API run) and the tests that depend most on the interpreter's own
 #: objects: the exact-type fast path (the layout of its uuid.UUID), the errors and the leaks.
+#: Its property tests run a tenth of their examples (tests/conftest.py's ``quick`` profile):
+#: every example runs in the wheel's whole-suite turn.
 TURN_SUBSET = (
     "tests/packaging tests/conformance tests/test_catalog.py tests/ffi/test_exact.py "
     "tests/test_errors.py tests/test_leaks.py"
@@ -325,7 +327,11 @@ def entry_row(
     """One test entry of release.yml run by ci/hosted.py; its results are ci/test-artifact's,
     in the entry's RUNNER_TEMP (``state/runs/test_<entry>_/temp/test``). ``subset``: the job
     runs TURN_SUBSET instead of the whole suite."""
-    extra = {"WHEEL_SUITE_SUBSET": "1", "SUBSET_TESTS": TURN_SUBSET} if subset else {}
+    extra = (
+        {"WHEEL_SUITE_SUBSET": "1", "SUBSET_TESTS": TURN_SUBSET, "HYPOTHESIS_PROFILE": "quick"}
+        if subset
+        else {}
+    )
     rc, last = hosted(
         ["run", "release.yml", "test", "--entry", f"name={entry}"],
         f"[{row.label}]",

@@ -23,9 +23,12 @@ from spec_data import SPEC_DATA
 # No per-example deadline: a 2-core CI machine running threads and subprocesses is too noisy
 # for one, and no test here is about speed.
 settings.register_profile("uuidx", deadline=None)
-# Under qemu-user (ci/platform-linux.sh sets it): a tenth of the examples of each property test
-# (platform_facts.examples), every test still run.
-settings.register_profile("emulated", deadline=None, max_examples=10)
+# A tenth of the examples of each property test (platform_facts.examples), every test still
+# run: "emulated" under qemu-user (ci/platform-linux.sh sets it), "quick" in CI's subsets of the
+# release wheels (ci/matrix.py's TURN_SUBSET sets it; each of those wheels runs the whole suite
+# with every example in its own turn).
+for fewer in ("emulated", "quick"):
+    settings.register_profile(fewer, deadline=None, max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "uuidx"))
 
 DEFAULT_VECTORS = SPEC_DATA / "rfc9562-vectors.json"

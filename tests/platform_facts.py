@@ -164,7 +164,8 @@ def examples(n: int) -> int:
     """A property test's ``max_examples``, ``n`` on a native run, scaled by the hypothesis
     profile that ``HYPOTHESIS_PROFILE`` loads (``tests/conftest.py``): ``emulated`` (set by
     ``ci/platform-linux.sh`` under qemu-user, where every example costs ten to fifty times
-    more) runs a tenth of them, at least 10. The tests themselves all run."""
+    more) and ``quick`` (set by ``ci/matrix.py`` for CI's subsets of the release wheels, whose
+    whole suites run in turn) run a tenth of them, at least 10. The tests themselves all run."""
     from hypothesis import settings
 
     loaded = settings.default
