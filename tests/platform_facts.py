@@ -175,3 +175,19 @@ def examples(n: int) -> int:
 
 #: hypothesis's own default ``max_examples``, which the ``uuidx`` profile keeps.
 DEFAULT_EXAMPLES = 100
+
+
+def scaled_down() -> bool:
+    """Whether the suite runs under qemu-user: the ``emulated`` hypothesis profile, which the
+    platform scripts set there, is loaded. Only that profile scales the tests' work down
+    (:func:`work`); ``quick`` runs fewer examples on a native machine, where the work keeps the
+    sizes a fast machine needs (a signal must still land inside the call)."""
+    return os.environ.get("HYPOTHESIS_PROFILE") == "emulated"
+
+
+def work(n: int, least: int = 1) -> int:
+    """A test's amount of work (rows, UUIDs, probes), ``n`` as sized for a native run: under
+    qemu-user (:func:`scaled_down`) a tenth of it, as the property tests' examples there, but
+    ``least`` at least, the size below which the test could no longer fail (a call a signal
+    can still land inside, a growth still above the threshold)."""
+    return max(least, n // 10) if scaled_down() else n

@@ -21,8 +21,9 @@ from typing import Any, Callable
 
 import arrow_cdata
 import pytest
-from arrow_cdata import Producer
+from arrow_cdata import Exports, Producer
 from optional import need
+from platform_facts import work
 
 import uuidx
 import uuidx.arrow as ua
@@ -133,11 +134,20 @@ def interrupted(
 
 
 # Calls whose work is generation or conversion: stopped early if the CPU time is well below
-# the whole call's, estimated from an eighth of it.
-N_LIST = 3_000_000
+# the whole call's, estimated from an eighth of it. The sizes are a native machine's; under
+# qemu-user (platform_facts.work) a tenth, each row costing ten to fifty times more there, so
+# that the signal still lands well inside the work.
+N_LIST = work(3_000_000)
 #: UUIDs of the bulk call left to run on another thread: 960 MB of bytes, a tenth of that in a
 #: 32-bit process, whose address space has no 960 MB in one piece under qemu-arm.
-N_BYTES = 6_000_000 if sys.maxsize < 2**32 else 60_000_000
+N_BYTES = work(6_000_000 if sys.maxsize < 2**32 else 60_000_000)
+#: Rows of the columns of the column calls.
+N_ROWS = work(2_000_000)
+#: Rows of the column of ``arrow.timestamp_ns``, the cheapest call per row: about 15 ns a row
+#: natively and only twice that under qemu-user, where N_ROWS's 200,000 rows took 6.5 ms. A
+#: signal 2 ms in then met no check (every 5 ms, ``signals.rs``'s INTERVAL) before the last
+#: row: at least 2,000,000 rows, 40-50 ms under qemu-s390x and 60 ms natively here.
+N_TIMESTAMPS = work(4_000_000, least=2_000_000)
 
 
 def bulk_calls() -> dict[str, Callable[[int], object]]:
@@ -185,15 +195,26 @@ class ArrowTexts:
         return self.producer.capsule(self.producer.stream(self.schema, [copy]))
 
 
+def late_column(producer: Producer, n: int, last: uuid.UUID) -> ua.UUIDArray:
+    """``n`` version 7 UUIDs then ``last``, made as bytes (no Python object a row) and shared as
+    an Arrow ``FixedSizeBinary(16)`` array, whose buffers ``producer`` holds: keep it alive."""
+    data = uuidx.uuid7_bytes(n) + last.bytes
+    return ua.array(
+        Exports(producer, producer.schema(b"w:16"), producer.array(n + 1, [None, data]))
+    )
+
+
 @pytest.fixture(scope="module")
 def columns() -> dict[str, Any]:
-    n = 2_000_000
+    n = N_ROWS
     col = ua.uuid7(n)
     values = col.to_pylist()
     strs = [str(u) for u in values]
     facades = ua.mask_v7(col, bytes(16)).to_pylist()
     small = ua.array(values[: n // 8])
+    producer = Producer()
     return {
+        "producer": producer,
         "col": col,
         "texts": ua.to_str(col),
         "values": values,
@@ -202,8 +223,8 @@ def columns() -> dict[str, Any]:
         "small_texts": ua.to_str(small),
         "bad_texts": ArrowTexts(strs + ["nope"]),
         "bad_ulids": ArrowTexts(ua.encode(col, "ulid").to_pylist() + ["not a ulid"]),
-        # One millisecond beyond what timestamp[ns] holds (2262-04-11).
-        "late": ua.array(values + [uuidx.layout.v7(9_223_372_036_855, 0, 0)]),
+        # One millisecond beyond what timestamp[ns] holds (2262-04-11), after N_TIMESTAMPS rows.
+        "late": late_column(producer, N_TIMESTAMPS, uuidx.layout.v7(9_223_372_036_855, 0, 0)),
         "v4_last": ua.array(values + [uuid.UUID(int=0, version=4)]),
         "nil_last": ua.array(facades + [uuidx.NIL]),
     }
