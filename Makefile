@@ -167,7 +167,9 @@ platforms-report: ## Rewrite docs/platforms.md's results table from the last mak
 test-matrix: ## Build (fast profile), mypy, stubtest and pytest on every CPython 3.9-3.15 provisionable here
 	PYTHON=$(PYTHON) $(PYTHON_EXE) ci/matrix.py test-matrix $(MATRIX_VERSIONS)
 
-test: dev test-rust lint test-python test-spark test-docs ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest, Spark, the docs
+# The core crate's tests run once, in make lint's publish-check-core: from the unpacked .crate,
+# with the Cargo.lock it ships (make test-rust runs the same tests in the workspace).
+test: dev lint test-python test-spark test-docs ## Run every test: cargo test, clippy, fmt, mypy, stubtest, pytest, Spark, the docs
 
 test-rust: ## Core crate tests (unit, integration, proptest, doctests)
 	$(CARGO) test -p uuidx-core
