@@ -272,8 +272,8 @@ lint: dev $(VENV)/.lint-deps lint-free-threaded lint-targets publish-check-core 
 	ci/check-license-copies
 
 # CLIPPY_PROFILES: the cargo profiles make lint and lint-targets lint (.ci/run: one a run, in
-# turn). CLIPPY_PART=K/N: lint-targets lints the K-th of N parts of its targets (.ci/run: one
-# half a run, in turn).
+# turn). CLIPPY_PART=K/N: lint-targets lints the K-th of N parts of its targets (.ci/run: a
+# third a run, in turn).
 CLIPPY_PROFILES ?= dev release
 CLIPPY_PART ?=
 lint-targets: ## clippy -D warnings, debug and release (CLIPPY_PROFILES), for Linux aarch64 (glibc, musl), armv7, i686, ppc64le, s390x, Windows x64 and arm64 (MSVC), macOS x86_64 and arm64
